@@ -1,0 +1,165 @@
+#include "protocol/resp_parser.h"
+
+#include <algorithm>
+#include <climits>
+#include <cstring>
+
+#include "protocol/inline_splitter.h"
+#include "protocol/number.h"
+
+namespace kv {
+
+void RespParser::Reset() {
+  in_multibulk_ = false;
+  pos_ = 0;
+  args_left_ = 0;
+  bulk_len_ = -1;
+  inline_scanned_ = 0;
+  arg_bounds_.clear();
+  error_ = ProtocolError::kNone;
+}
+
+RespParser::Status RespParser::Parse(std::string_view input, size_t* consumed) {
+  *consumed = 0;
+  while (true) {
+    std::string_view rest = input.substr(*consumed);
+    if (rest.empty()) return Status::kNeedMore;
+    size_t used = 0;
+    Status st = (in_multibulk_ || (pos_ == 0 && inline_scanned_ == 0 && rest[0] == '*'))
+                    ? ParseMultibulk(rest, &used)
+                    : ParseInline(rest, &used);
+    if (st == Status::kError) {
+      *consumed = 0;
+      return st;
+    }
+    *consumed += used;
+    // An empty command (blank inline line, "*0" or a negative count) is skipped silently.
+    if (st == Status::kCommand && args_.empty()) continue;
+    return st;
+  }
+}
+
+RespParser::Status RespParser::ParseMultibulk(std::string_view in, size_t* consumed) {
+  if (!in_multibulk_) {
+    // The count line. Like Redis, look for '\r' and require one more byte after it.
+    const char* cr = static_cast<const char*>(std::memchr(in.data(), '\r', in.size()));
+    if (cr == nullptr || static_cast<size_t>(cr - in.data()) + 2 > in.size()) {
+      if (in.size() > limits_->max_inline_len) return Fail(ProtocolError::kTooBigMbulkCount);
+      return Status::kNeedMore;
+    }
+    const size_t line_len = cr - in.data();
+    auto count = ParseInt64(in.substr(1, line_len - 1));
+    if (!count || *count > INT_MAX) return Fail(ProtocolError::kInvalidMultibulkLength);
+    if (limits_->unauthenticated && *count > limits_->unauthenticated_max_args) {
+      return Fail(ProtocolError::kUnauthenticatedMultibulkLength);
+    }
+    pos_ = line_len + 2;
+    args_.clear();
+    if (*count <= 0) {
+      *consumed = pos_;
+      pos_ = 0;
+      return Status::kCommand;
+    }
+    in_multibulk_ = true;
+    args_left_ = *count;
+    bulk_len_ = -1;
+    arg_bounds_.clear();
+    // Never trust a claimed count for memory: reserve at most what Redis preallocates.
+    arg_bounds_.reserve(static_cast<size_t>(std::min<int64_t>(*count, 1024)));
+  }
+
+  while (args_left_ > 0) {
+    if (bulk_len_ < 0) {
+      if (pos_ >= in.size()) return Status::kNeedMore;
+      const char* start = in.data() + pos_;
+      const size_t avail = in.size() - pos_;
+      const char* cr = static_cast<const char*>(std::memchr(start, '\r', avail));
+      if (cr == nullptr || static_cast<size_t>(cr - start) + 2 > avail) {
+        if (avail > limits_->max_inline_len) return Fail(ProtocolError::kTooBigBulkCount);
+        return Status::kNeedMore;
+      }
+      if (*start != '$') {
+        unexpected_ = *start;
+        return Fail(ProtocolError::kExpectedDollar);
+      }
+      const size_t line_len = cr - start;
+      auto len = ParseInt64(std::string_view(start + 1, line_len - 1));
+      if (!len || *len < 0 || *len > limits_->max_bulk_len) {
+        return Fail(ProtocolError::kInvalidBulkLength);
+      }
+      if (limits_->unauthenticated && *len > limits_->unauthenticated_max_bulk_len) {
+        return Fail(ProtocolError::kUnauthenticatedBulkLength);
+      }
+      bulk_len_ = *len;
+      pos_ += line_len + 2;
+    }
+    // Like Redis, the two bytes after the payload are skipped without being checked.
+    const size_t need = static_cast<size_t>(bulk_len_) + 2;
+    if (in.size() - pos_ < need) return Status::kNeedMore;
+    arg_bounds_.emplace_back(pos_, static_cast<size_t>(bulk_len_));
+    pos_ += need;
+    bulk_len_ = -1;
+    --args_left_;
+  }
+
+  args_.clear();
+  args_.reserve(arg_bounds_.size());
+  for (auto [off, len] : arg_bounds_) args_.emplace_back(in.data() + off, len);
+  *consumed = pos_;
+  in_multibulk_ = false;
+  pos_ = 0;
+  return Status::kCommand;
+}
+
+RespParser::Status RespParser::ParseInline(std::string_view in, size_t* consumed) {
+  const char* nl = static_cast<const char*>(
+      std::memchr(in.data() + inline_scanned_, '\n', in.size() - inline_scanned_));
+  if (nl == nullptr) {
+    if (in.size() > limits_->max_inline_len) return Fail(ProtocolError::kTooBigInline);
+    inline_scanned_ = in.size();
+    return Status::kNeedMore;
+  }
+  inline_scanned_ = 0;
+  size_t line_len = nl - in.data();
+  const size_t total = line_len + 1;
+  if (line_len > 0 && in[line_len - 1] == '\r') --line_len;
+  if (!SplitInlineArgs(in.substr(0, line_len), &inline_storage_, &args_)) {
+    return Fail(ProtocolError::kUnbalancedQuotes);
+  }
+  *consumed = total;
+  return Status::kCommand;
+}
+
+std::string RespParser::ErrorMessage() const {
+  switch (error_) {
+    case ProtocolError::kNone:
+      return {};
+    case ProtocolError::kInvalidMultibulkLength:
+      return "ERR Protocol error: invalid multibulk length";
+    case ProtocolError::kInvalidBulkLength:
+      return "ERR Protocol error: invalid bulk length";
+    case ProtocolError::kExpectedDollar: {
+      // Redis formats this with %c into a C string: a NUL cuts the message, CR/LF become spaces.
+      std::string msg = "ERR Protocol error: expected '$', got '";
+      if (unexpected_ == '\0') return msg;
+      msg += (unexpected_ == '\r' || unexpected_ == '\n') ? ' ' : unexpected_;
+      msg += '\'';
+      return msg;
+    }
+    case ProtocolError::kTooBigInline:
+      return "ERR Protocol error: too big inline request";
+    case ProtocolError::kTooBigMbulkCount:
+      return "ERR Protocol error: too big mbulk count string";
+    case ProtocolError::kTooBigBulkCount:
+      return "ERR Protocol error: too big bulk count string";
+    case ProtocolError::kUnbalancedQuotes:
+      return "ERR Protocol error: unbalanced quotes in request";
+    case ProtocolError::kUnauthenticatedMultibulkLength:
+      return "ERR Protocol error: unauthenticated multibulk length";
+    case ProtocolError::kUnauthenticatedBulkLength:
+      return "ERR Protocol error: unauthenticated bulk length";
+  }
+  return {};
+}
+
+}  // namespace kv

@@ -1,0 +1,67 @@
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "protocol/reply_writer.h"
+#include "server/conn_state.h"
+#include "server/server_state.h"
+#include "storage/db.h"
+
+namespace kv {
+
+// Command flags, named as Redis reports them in COMMAND INFO.
+enum CommandFlag : uint32_t {
+  kCmdWrite = 1 << 0,
+  kCmdReadOnly = 1 << 1,
+  kCmdDenyOom = 1 << 2,
+  kCmdAdmin = 1 << 3,
+  kCmdPubSub = 1 << 4,
+  kCmdNoScript = 1 << 5,
+  kCmdBlocking = 1 << 6,
+  kCmdLoading = 1 << 7,
+  kCmdStale = 1 << 8,
+  kCmdSkipMonitor = 1 << 9,
+  kCmdFast = 1 << 10,
+  kCmdNoAuth = 1 << 11,
+  kCmdNoMulti = 1 << 12,
+  kCmdAllowBusy = 1 << 13,
+};
+
+// Everything a handler may touch: its arguments, the reply writer, the connection's state and the
+// server's shared state. Handlers reach nothing else (no globals), which keeps them testable
+// in-process and movable to other threads later.
+struct CommandContext {
+  std::span<const std::string_view> args;  // args[0] is the command name as sent
+  ReplyWriter& reply;
+  ConnState& conn;
+  ServerState& server;
+  int64_t now_ms;  // the command's time: one clock reading, used for every expiry decision
+
+  Db& db() { return server.dbs.db(conn.db_index); }
+};
+
+using CommandHandler = void (*)(CommandContext&);
+
+// One entry of the command table, as Redis's redisCommand: arity N means exactly N words
+// including the name, -N at least N. Key positions are 1-based; last_key -1 means the last
+// argument.
+struct CommandSpec {
+  std::string_view name;  // lower case
+  int arity;
+  uint32_t flags;
+  int first_key;
+  int last_key;
+  int key_step;
+  CommandHandler handler;
+  std::string_view group;  // COMMAND DOCS group: "string", "generic", "server", "connection"
+  std::string_view summary;
+  std::string_view since;
+  std::string_view acl_categories;  // space separated, e.g. "@write @string @slow"
+  std::vector<CommandSpec> subcommands = {};
+  std::string_view parent = {};  // set for subcommands: "config" for config|get
+};
+
+}  // namespace kv

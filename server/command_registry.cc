@@ -1,0 +1,63 @@
+#include "server/command_registry.h"
+
+#include <algorithm>
+
+#include "server/strings.h"
+#include "server/commands/families.h"
+
+namespace kv {
+namespace {
+
+// Lower-cases `name` into `buf`; names longer than the buffer are not commands anyway.
+std::string_view ToLower(std::string_view name, char (&buf)[64]) {
+  if (name.size() > sizeof(buf)) return {};
+  for (size_t i = 0; i < name.size(); ++i) buf[i] = AsciiLower(name[i]);
+  return {buf, name.size()};
+}
+
+}  // namespace
+
+void CommandRegistry::Register(CommandSpec spec) {
+  for (CommandSpec& sub : spec.subcommands) sub.parent = spec.name;
+  std::string key(spec.name);
+  commands_.insert_or_assign(std::move(key), std::move(spec));
+}
+
+const CommandSpec* CommandRegistry::Find(std::string_view name) const {
+  char buf[64];
+  std::string_view lower = ToLower(name, buf);
+  if (lower.empty()) return nullptr;
+  auto it = commands_.find(lower);
+  return it == commands_.end() ? nullptr : &it->second;
+}
+
+const CommandSpec* CommandRegistry::FindSubcommand(const CommandSpec& parent,
+                                                   std::string_view sub) {
+  char buf[64];
+  std::string_view lower = ToLower(sub, buf);
+  for (const CommandSpec& s : parent.subcommands) {
+    if (s.name == lower) return &s;
+  }
+  return nullptr;
+}
+
+std::vector<const CommandSpec*> CommandRegistry::All() const {
+  std::vector<const CommandSpec*> all;
+  all.reserve(commands_.size());
+  for (const auto& [name, spec] : commands_) all.push_back(&spec);
+  std::sort(all.begin(), all.end(),
+            [](const CommandSpec* a, const CommandSpec* b) { return a->name < b->name; });
+  return all;
+}
+
+CommandRegistry BuildCommandRegistry() {
+  CommandRegistry registry;
+  RegisterConnectionFamily(registry);
+  RegisterStringFamily(registry);
+  RegisterGenericFamily(registry);
+  RegisterServerFamily(registry);
+  RegisterIntrospectionFamily(registry);
+  return registry;
+}
+
+}  // namespace kv

@@ -1,0 +1,33 @@
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "server/command.h"
+#include "storage/key_hash.h"
+
+namespace kv {
+
+// The command table: every command kvserver knows, looked up case-insensitively.
+class CommandRegistry {
+ public:
+  void Register(CommandSpec spec);
+  // `name` in any case; nullptr when unknown.
+  const CommandSpec* Find(std::string_view name) const;
+  // Subcommand `sub` (any case) of `parent`; nullptr when unknown.
+  static const CommandSpec* FindSubcommand(const CommandSpec& parent, std::string_view sub);
+
+  size_t size() const { return commands_.size(); }
+  // All commands, sorted by name so that COMMAND's output is stable.
+  std::vector<const CommandSpec*> All() const;
+
+ private:
+  absl::flat_hash_map<std::string, CommandSpec, KeyHash, KeyEq> commands_;
+};
+
+// Builds the table of every command family.
+CommandRegistry BuildCommandRegistry();
+
+}  // namespace kv

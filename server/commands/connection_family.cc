@@ -1,0 +1,51 @@
+// Connection: PING, ECHO, QUIT, SELECT.
+
+#include <climits>
+
+#include "protocol/number.h"
+#include "server/command_registry.h"
+#include "server/commands/families.h"
+#include "server/errors.h"
+
+namespace kv {
+namespace {
+
+void Ping(CommandContext& ctx) {
+  if (ctx.args.size() > 2) return ctx.reply.Error(WrongArityError("ping"));
+  if (ctx.args.size() == 1) return ctx.reply.Pong();
+  ctx.reply.Bulk(ctx.args[1]);
+}
+
+void Echo(CommandContext& ctx) { ctx.reply.Bulk(ctx.args[1]); }
+
+void Quit(CommandContext& ctx) {
+  ctx.conn.close_after_reply = true;
+  ctx.reply.Ok();
+}
+
+void Select(CommandContext& ctx) {
+  auto index = ParseInt64(ctx.args[1]);
+  if (!index || *index < INT_MIN || *index > INT_MAX) {
+    return ctx.reply.Error(errors::kNotInteger);
+  }
+  if (*index < 0 || static_cast<size_t>(*index) >= ctx.server.dbs.count()) {
+    return ctx.reply.Error(errors::kDbIndexOutOfRange);
+  }
+  ctx.conn.db_index = static_cast<size_t>(*index);
+  ctx.reply.Ok();
+}
+
+}  // namespace
+
+void RegisterConnectionFamily(CommandRegistry& r) {
+  r.Register({"ping", -1, kCmdFast, 0, 0, 0, Ping, "connection", "Returns the server's liveliness response.",
+              "1.0.0", "@fast @connection"});
+  r.Register({"echo", 2, kCmdFast, 0, 0, 0, Echo, "connection", "Returns the given string.", "1.0.0",
+              "@fast @connection"});
+  r.Register({"quit", -1, kCmdAllowBusy | kCmdNoAuth | kCmdFast | kCmdLoading | kCmdStale, 0, 0, 0,
+              Quit, "connection", "Closes the connection.", "1.0.0", "@fast @connection"});
+  r.Register({"select", 2, kCmdLoading | kCmdStale | kCmdFast, 0, 0, 0, Select, "connection",
+              "Changes the selected database.", "1.0.0", "@fast @connection"});
+}
+
+}  // namespace kv

@@ -1,0 +1,14 @@
+#pragma once
+
+namespace kv {
+
+class CommandRegistry;
+
+// Each command family registers its table entries here; one family per file.
+void RegisterConnectionFamily(CommandRegistry& registry);
+void RegisterStringFamily(CommandRegistry& registry);
+void RegisterGenericFamily(CommandRegistry& registry);
+void RegisterServerFamily(CommandRegistry& registry);
+void RegisterIntrospectionFamily(CommandRegistry& registry);
+
+}  // namespace kv

@@ -1,0 +1,130 @@
+// Keys: DEL, EXISTS, EXPIRE, PEXPIRE, TTL, PTTL, PERSIST.
+
+#include <climits>
+
+#include "server/strings.h"
+#include "protocol/number.h"
+#include "server/command_registry.h"
+#include "server/commands/families.h"
+#include "server/errors.h"
+
+namespace kv {
+namespace {
+
+void Del(CommandContext& ctx) {
+  Db& db = ctx.db();
+  int64_t deleted = 0;
+  for (size_t i = 1; i < ctx.args.size(); ++i) deleted += db.Delete(ctx.args[i], ctx.now_ms);
+  ctx.reply.Integer(deleted);
+}
+
+void Exists(CommandContext& ctx) {
+  Db& db = ctx.db();
+  int64_t found = 0;
+  for (size_t i = 1; i < ctx.args.size(); ++i) found += db.Exists(ctx.args[i], ctx.now_ms);
+  ctx.reply.Integer(found);
+}
+
+enum ExpireFlag : uint32_t { kNx = 1, kXx = 2, kGt = 4, kLt = 8 };
+
+// EXPIRE/PEXPIRE key time [NX|XX|GT|LT], as Redis's expireGenericCommand: options are checked
+// before the time, a time in the past deletes the key, and GT treats "no TTL" as infinite.
+void ExpireGeneric(CommandContext& ctx, bool seconds) {
+  uint32_t flags = 0;
+  for (size_t j = 3; j < ctx.args.size(); ++j) {
+    std::string_view opt = ctx.args[j];
+    if (EqualsIgnoreCase(opt, "nx")) {
+      flags |= kNx;
+    } else if (EqualsIgnoreCase(opt, "xx")) {
+      flags |= kXx;
+    } else if (EqualsIgnoreCase(opt, "gt")) {
+      flags |= kGt;
+    } else if (EqualsIgnoreCase(opt, "lt")) {
+      flags |= kLt;
+    } else {
+      return ctx.reply.Error("Unsupported option " + std::string(opt.substr(0, opt.find('\0'))));
+    }
+  }
+  if ((flags & kNx) && (flags & (kXx | kGt | kLt))) {
+    return ctx.reply.Error("NX and XX, GT or LT options at the same time are not compatible");
+  }
+  if ((flags & kGt) && (flags & kLt)) {
+    return ctx.reply.Error("GT and LT options at the same time are not compatible");
+  }
+  auto parsed = ParseInt64(ctx.args[2]);
+  if (!parsed) return ctx.reply.Error(errors::kNotInteger);
+  int64_t when = *parsed;
+  const std::string_view command = seconds ? "expire" : "pexpire";
+  if (seconds) {
+    if (when > LLONG_MAX / 1000 || when < LLONG_MIN / 1000) {
+      return ctx.reply.Error(InvalidExpireError(command));
+    }
+    when *= 1000;
+  }
+  if (when > LLONG_MAX - ctx.now_ms) return ctx.reply.Error(InvalidExpireError(command));
+  when += ctx.now_ms;
+
+  Db& db = ctx.db();
+  const std::string_view key = ctx.args[1];
+  if (!db.Exists(key, ctx.now_ms)) return ctx.reply.Integer(0);
+  if (flags != 0) {
+    const int64_t current = db.GetExpire(key);
+    if ((flags & kNx) && current != kNoExpiry) return ctx.reply.Integer(0);
+    if ((flags & kXx) && current == kNoExpiry) return ctx.reply.Integer(0);
+    if ((flags & kGt) && (current == kNoExpiry || when <= current)) return ctx.reply.Integer(0);
+    if ((flags & kLt) && current != kNoExpiry && when >= current) return ctx.reply.Integer(0);
+  }
+  if (when <= ctx.now_ms) {
+    db.Delete(key, ctx.now_ms);
+  } else {
+    db.SetExpire(key, when);
+  }
+  ctx.reply.Integer(1);
+}
+
+void Expire(CommandContext& ctx) { ExpireGeneric(ctx, true); }
+void PExpire(CommandContext& ctx) { ExpireGeneric(ctx, false); }
+
+void TtlGeneric(CommandContext& ctx, bool seconds) {
+  Db& db = ctx.db();
+  if (!db.Exists(ctx.args[1], ctx.now_ms)) return ctx.reply.Integer(-2);
+  const int64_t at = db.GetExpire(ctx.args[1]);
+  if (at == kNoExpiry) return ctx.reply.Integer(-1);
+  int64_t ttl = at - ctx.now_ms;
+  if (ttl < 0) ttl = 0;
+  ctx.reply.Integer(seconds ? (ttl + 500) / 1000 : ttl);
+}
+
+void Ttl(CommandContext& ctx) { TtlGeneric(ctx, true); }
+void PTtl(CommandContext& ctx) { TtlGeneric(ctx, false); }
+
+void Persist(CommandContext& ctx) {
+  Db& db = ctx.db();
+  if (!db.Exists(ctx.args[1], ctx.now_ms)) return ctx.reply.Integer(0);
+  ctx.reply.Integer(db.Persist(ctx.args[1]) ? 1 : 0);
+}
+
+}  // namespace
+
+void RegisterGenericFamily(CommandRegistry& r) {
+  r.Register({"del", -2, kCmdWrite, 1, -1, 1, Del, "generic", "Deletes one or more keys.",
+              "1.0.0", "@keyspace @write @slow"});
+  r.Register({"exists", -2, kCmdReadOnly | kCmdFast, 1, -1, 1, Exists, "generic",
+              "Determines whether one or more keys exist.", "1.0.0", "@keyspace @read @fast"});
+  r.Register({"expire", -3, kCmdWrite | kCmdFast, 1, 1, 1, Expire, "generic",
+              "Sets the expiration time of a key in seconds.", "1.0.0",
+              "@keyspace @write @fast"});
+  r.Register({"pexpire", -3, kCmdWrite | kCmdFast, 1, 1, 1, PExpire, "generic",
+              "Sets the expiration time of a key in milliseconds.", "2.6.0",
+              "@keyspace @write @fast"});
+  r.Register({"ttl", 2, kCmdReadOnly | kCmdFast, 1, 1, 1, Ttl, "generic",
+              "Returns the expiration time in seconds of a key.", "1.0.0",
+              "@keyspace @read @fast"});
+  r.Register({"pttl", 2, kCmdReadOnly | kCmdFast, 1, 1, 1, PTtl, "generic",
+              "Returns the expiration time in milliseconds of a key.", "2.6.0",
+              "@keyspace @read @fast"});
+  r.Register({"persist", 2, kCmdWrite | kCmdFast, 1, 1, 1, Persist, "generic",
+              "Removes the expiration time of a key.", "2.2.0", "@keyspace @write @fast"});
+}
+
+}  // namespace kv

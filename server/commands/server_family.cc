@@ -1,0 +1,212 @@
+// Server: FLUSHDB, FLUSHALL, DBSIZE, SHUTDOWN, CONFIG, INFO.
+
+#include <algorithm>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "server/strings.h"
+#include "server/command_registry.h"
+#include "server/commands/families.h"
+#include "server/errors.h"
+#include "server/glob.h"
+#include "server/info.h"
+
+namespace kv {
+namespace {
+
+bool Is(std::string_view arg, std::string_view word) { return EqualsIgnoreCase(arg, word); }
+
+// FLUSHDB/FLUSHALL take an optional ASYNC or SYNC; both free memory at once here.
+bool ValidFlushArgs(CommandContext& ctx) {
+  if (ctx.args.size() == 1 || (ctx.args.size() == 2 && (Is(ctx.args[1], "sync") ||
+                                                         Is(ctx.args[1], "async")))) {
+    return true;
+  }
+  ctx.reply.Error(errors::kSyntax);
+  return false;
+}
+
+void FlushDb(CommandContext& ctx) {
+  if (!ValidFlushArgs(ctx)) return;
+  ctx.db().Clear();
+  ctx.reply.Ok();
+}
+
+void FlushAll(CommandContext& ctx) {
+  if (!ValidFlushArgs(ctx)) return;
+  ctx.server.dbs.FlushAll();
+  ctx.reply.Ok();
+}
+
+void DbSize(CommandContext& ctx) { ctx.reply.Integer(static_cast<int64_t>(ctx.db().size())); }
+
+void Shutdown(CommandContext& ctx) {
+  bool save = false, nosave = false, abort = false, other = false;
+  for (size_t i = 1; i < ctx.args.size(); ++i) {
+    std::string_view a = ctx.args[i];
+    if (Is(a, "nosave")) {
+      nosave = true;
+    } else if (Is(a, "save")) {
+      save = true;
+    } else if (Is(a, "now") || Is(a, "force")) {
+      other = true;
+    } else if (Is(a, "abort")) {
+      abort = true;
+    } else {
+      return ctx.reply.Error(errors::kSyntax);
+    }
+  }
+  if ((abort && (save || nosave || other)) || (save && nosave)) {
+    return ctx.reply.Error(errors::kSyntax);
+  }
+  // A shutdown is never left pending: it happens as soon as this batch is written.
+  if (abort) return ctx.reply.Error("No shutdown in progress.");
+  // Like Redis, a successful SHUTDOWN sends no reply: the connection just closes.
+  ctx.conn.close_after_reply = true;
+  if (ctx.server.request_shutdown) ctx.server.request_shutdown();
+}
+
+void ConfigGet(CommandContext& ctx) {
+  std::vector<const Directive*> matches;
+  std::set<std::string_view> seen;
+  for (size_t i = 2; i < ctx.args.size(); ++i) {
+    std::string_view pattern = ctx.args[i];
+    for (const Directive& d : Directives()) {
+      if (seen.count(d.name) == 0 && GlobMatch(pattern, d.name, true)) {
+        seen.insert(d.name);
+        matches.push_back(&d);
+      }
+    }
+  }
+  ctx.reply.MapHeader(matches.size());
+  for (const Directive* d : matches) {
+    ctx.reply.Bulk(d->name);
+    ctx.reply.Bulk(d->get(ctx.server.config));
+  }
+}
+
+// CONFIG SET name value [name value ...]: all or nothing, with Redis's error texts.
+void ConfigSet(CommandContext& ctx) {
+  if (ctx.args.size() % 2 != 0) return ctx.reply.Error(errors::kSyntax);
+  std::vector<const Directive*> targets;
+  std::string_view unknown;
+  std::string error_arg, error_text;
+  for (size_t i = 2; i < ctx.args.size(); i += 2) {
+    const Directive* d = FindDirective(ctx.args[i]);
+    if (d == nullptr) {
+      if (unknown.empty()) unknown = ctx.args[i];
+      continue;
+    }
+    if (!unknown.empty() || !error_arg.empty()) continue;
+    if (!d->mutable_at_runtime) {
+      error_arg = std::string(ctx.args[i]);
+      error_text = "can't set immutable config";
+    } else if (std::find(targets.begin(), targets.end(), d) != targets.end()) {
+      error_arg = std::string(ctx.args[i]);
+      error_text = "duplicate parameter";
+    }
+    targets.push_back(d);
+  }
+  if (!unknown.empty()) {
+    return ctx.reply.Error("Unknown option or number of arguments for CONFIG SET - '" +
+                           std::string(unknown) + "'");
+  }
+  if (error_arg.empty()) {
+    Config updated = ctx.server.config;
+    for (size_t t = 0; t < targets.size(); ++t) {
+      std::string_view value = ctx.args[3 + 2 * t];
+      std::vector<std::string> args;
+      if (targets[t]->max_args == 1) {
+        args.emplace_back(value);
+      } else {
+        // Multi-word directives (bind, save) take their words from one value, as in Redis.
+        for (std::string_view w : SplitWords(value)) {
+          args.emplace_back(w);
+        }
+        if (args.empty()) args.emplace_back();
+      }
+      if (auto err = targets[t]->set(updated, args)) {
+        error_arg = std::string(targets[t]->name);
+        error_text = *err;
+        break;
+      }
+    }
+    if (error_arg.empty()) {
+      ctx.server.config = std::move(updated);
+      if (ctx.server.config_changed) ctx.server.config_changed();
+      return ctx.reply.Ok();
+    }
+  }
+  ctx.reply.Error("CONFIG SET failed (possibly related to argument '" + error_arg + "') - " +
+                  error_text);
+}
+
+void ConfigResetStat(CommandContext& ctx) {
+  ctx.server.stats = ServerStats{};
+  ctx.reply.Ok();
+}
+
+void ReplyHelp(CommandContext& ctx, std::string_view command,
+               std::initializer_list<std::string_view> lines) {
+  ctx.reply.ArrayHeader(lines.size() + 3);
+  ctx.reply.SimpleString(ToUpper(command) +
+                         " <subcommand> [<arg> [value] [opt] ...]. Subcommands are:");
+  for (std::string_view line : lines) ctx.reply.SimpleString(line);
+  ctx.reply.SimpleString("HELP");
+  ctx.reply.SimpleString("    Prints this help.");
+}
+
+void ConfigHelp(CommandContext& ctx) {
+  ReplyHelp(ctx, "config",
+            {"GET <pattern>", "    Return parameters matching the glob-like <pattern> and their values.",
+             "SET <directive> <value>", "    Set the configuration <directive> to <value>.",
+             "RESETSTAT", "    Reset statistics reported by the INFO command."});
+}
+
+// Never reached with a subcommand; CONFIG alone fails the arity check first.
+void ConfigContainer(CommandContext& ctx) { ctx.reply.Error(WrongArityError("config")); }
+
+void Info(CommandContext& ctx) {
+  std::vector<std::string_view> sections(ctx.args.begin() + 1, ctx.args.end());
+  ctx.reply.Verbatim(BuildInfo(ctx.server, sections, ctx.now_ms));
+}
+
+constexpr uint32_t kAdmin = kCmdAdmin | kCmdNoScript;
+
+}  // namespace
+
+void RegisterServerFamily(CommandRegistry& r) {
+  r.Register({"flushdb", -1, kCmdWrite, 0, 0, 0, FlushDb, "server",
+              "Removes all keys from the current database.", "1.0.0",
+              "@keyspace @write @slow @dangerous"});
+  r.Register({"flushall", -1, kCmdWrite, 0, 0, 0, FlushAll, "server",
+              "Removes all keys from all databases.", "1.0.0",
+              "@keyspace @write @slow @dangerous"});
+  r.Register({"dbsize", 1, kCmdReadOnly | kCmdFast, 0, 0, 0, DbSize, "server",
+              "Returns the number of keys in the database.", "1.0.0",
+              "@keyspace @read @fast"});
+  r.Register({"shutdown", -1, kAdmin | kCmdLoading | kCmdStale | kCmdNoMulti | kCmdAllowBusy, 0,
+              0, 0, Shutdown, "server", "Synchronously saves the database(s) to disk and shuts down the server.",
+              "1.0.0", "@admin @slow @dangerous"});
+  r.Register({"info", -1, kCmdLoading | kCmdStale, 0, 0, 0, Info, "server",
+              "Returns information and statistics about the server.", "1.0.0",
+              "@slow @dangerous"});
+  r.Register({"config", -2, 0, 0, 0, 0, ConfigContainer, "server",
+              "A container for server configuration commands.", "2.0.0", "@slow",
+              {
+                  {"get", -3, kAdmin | kCmdLoading | kCmdStale, 0, 0, 0, ConfigGet, "server",
+                   "Returns the effective values of configuration parameters.", "2.0.0",
+                   "@admin @slow @dangerous"},
+                  {"set", -4, kAdmin | kCmdLoading | kCmdStale, 0, 0, 0, ConfigSet, "server",
+                   "Sets configuration parameters in-flight.", "2.0.0",
+                   "@admin @slow @dangerous"},
+                  {"resetstat", 2, kAdmin | kCmdLoading | kCmdStale, 0, 0, 0, ConfigResetStat,
+                   "server", "Resets the server's statistics.", "2.0.0",
+                   "@admin @slow @dangerous"},
+                  {"help", 2, kCmdLoading | kCmdStale, 0, 0, 0, ConfigHelp, "server",
+                   "Returns helpful text about the different subcommands.", "5.0.0", "@slow"},
+              }});
+}
+
+}  // namespace kv

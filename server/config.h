@@ -1,0 +1,71 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace kv {
+
+// Every directive kvserver understands, with Redis's names and defaults. conf/kvserver.conf
+// documents each one.
+struct Config {
+  int64_t port = 6379;
+  std::vector<std::string> bind = {"127.0.0.1", "-::1"};
+  std::string unixsocket;
+  int64_t unixsocketperm = 0;
+  int64_t tcp_backlog = 511;
+  int64_t tcp_keepalive = 300;
+  std::string loglevel = "notice";
+  std::string logfile;
+  int64_t databases = 16;
+  int64_t maxclients = 10000;
+  int64_t timeout = 0;
+  int64_t hz = 10;
+  int64_t proto_max_bulk_len = 512LL * 1024 * 1024;
+  int64_t client_query_buffer_limit = 1024LL * 1024 * 1024;
+  // Accepted so that tools which ask for them (redis-benchmark reads both) get Redis's answers;
+  // kvserver keeps no data on disk, so only "no persistence" values are allowed.
+  std::string save;
+  bool appendonly = false;
+  std::string dir;
+  bool daemonize = false;
+  std::string pidfile;
+  std::string config_file;  // absolute path of the file the server was started with, if any
+};
+
+// A configuration directive: its name, whether CONFIG SET may change it, how to render its value
+// for CONFIG GET and how to apply arguments to a Config.
+struct Directive {
+  std::string_view name;
+  bool mutable_at_runtime;
+  size_t min_args;
+  size_t max_args;  // 0: any number
+  std::string (*get)(const Config&);
+  // Returns an error message (Redis's wording) when the arguments are not acceptable.
+  std::optional<std::string> (*set)(Config&, const std::vector<std::string>&);
+};
+
+const std::vector<Directive>& Directives();
+// Case-insensitive lookup; nullptr for an unknown directive.
+const Directive* FindDirective(std::string_view name);
+
+// Redis's memtoll: a number with an optional unit b, k, kb, m, mb, g, gb (any case).
+std::optional<int64_t> ParseMemory(std::string_view s);
+
+// Applies configuration text in redis.conf syntax. `source` names it in error messages (a file
+// path or "command line"). Returns an error message naming the line and the directive.
+std::optional<std::string> ApplyConfigText(std::string_view text, std::string_view source,
+                                           Config* config);
+std::optional<std::string> LoadConfigFile(const std::string& path, Config* config);
+
+// The result of reading kvserver's command line: `kvserver [config-file] [--directive value ...]`.
+struct CommandLine {
+  enum class Action { kRun, kVersion, kHelp, kError } action = Action::kRun;
+  Config config;
+  std::string error;
+};
+CommandLine ParseCommandLine(int argc, const char* const* argv);
+
+}  // namespace kv

@@ -1,0 +1,31 @@
+#pragma once
+
+#include <span>
+#include <string_view>
+
+#include "protocol/reply_writer.h"
+#include "server/command_registry.h"
+#include "server/conn_state.h"
+#include "server/server_state.h"
+
+namespace kv {
+
+// Runs one parsed command: finds it in the table (case-insensitively, with subcommands), checks
+// its arity, and calls its handler. Unknown-command and arity errors are produced here only.
+class Dispatcher {
+ public:
+  explicit Dispatcher(ServerState* state) : state_(state) {}
+
+  void Dispatch(std::span<const std::string_view> args, ConnState& conn, ReplyWriter& reply,
+                int64_t now_ms);
+
+ private:
+  ServerState* state_;
+};
+
+// Redis's arity rule: N means exactly N words, -N at least N.
+inline bool ArityMatches(int arity, size_t argc) {
+  return arity >= 0 ? argc == static_cast<size_t>(arity) : argc >= static_cast<size_t>(-arity);
+}
+
+}  // namespace kv

@@ -1,0 +1,284 @@
+#include "server/server.h"
+
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/ip/v6_only.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/redirect_error.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <chrono>
+#include <filesystem>
+#include <random>
+#include <spdlog/spdlog.h>
+
+#include "server/connection.h"
+#include "server/info.h"
+
+namespace kv {
+
+namespace asio = boost::asio;
+using asio::ip::tcp;
+
+namespace {
+
+std::string RandomHex(size_t n) {
+  std::random_device rd;
+  std::mt19937_64 gen(rd());
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string s(n, '0');
+  for (char& c : s) c = kHex[gen() % 16];
+  return s;
+}
+
+spdlog::level::level_enum LevelFor(const std::string& loglevel) {
+  if (loglevel == "debug") return spdlog::level::trace;
+  if (loglevel == "verbose") return spdlog::level::debug;
+  if (loglevel == "warning") return spdlog::level::warn;
+  return spdlog::level::info;
+}
+
+// Logs an exception that escaped a coroutine instead of terminating the process.
+auto LogFailure(std::shared_ptr<spdlog::logger> log, const char* what) {
+  return [log, what](std::exception_ptr e) {
+    if (!e || !log) return;
+    try {
+      std::rethrow_exception(e);
+    } catch (const std::exception& ex) {
+      log->warn("{} failed: {}", what, ex.what());
+    }
+  };
+}
+
+}  // namespace
+
+Server::Server(Config config, std::shared_ptr<spdlog::logger> logger, const Clock* clock)
+    : log_(std::move(logger)),
+      registry_(BuildCommandRegistry()),
+      state_(std::move(config), clock != nullptr ? clock : &system_clock_, &registry_),
+      dispatcher_(&state_) {
+  state_.run_id = RandomHex(40);
+  state_.start_time_ms = state_.clock->NowMs();
+  std::error_code ec;
+  state_.executable = std::filesystem::read_symlink("/proc/self/exe", ec).string();
+  state_.request_shutdown = [this] { asio::post(io_, [this] { StopOnLoop(); }); };
+  state_.config_changed = [this] { ApplyConfig(); };
+  ApplyConfig();
+}
+
+Server::~Server() {
+  Stop();
+  // Let every coroutine see the stop and finish, so nothing outlives the server's members.
+  if (!io_.stopped()) io_.run();
+}
+
+void Server::ApplyConfig() {
+  parser_limits_.max_bulk_len = state_.config.proto_max_bulk_len;
+  if (log_) log_->set_level(LevelFor(state_.config.loglevel));
+}
+
+std::optional<std::string> Server::Start() {
+  if (auto err = BindTcp()) return err;
+  if (auto err = BindUnix()) return err;
+  if (tcp_acceptors_.empty() && !unix_acceptor_) {
+    return std::string("Configured to not listen anywhere, exiting.");
+  }
+  for (auto& acceptor : tcp_acceptors_) {
+    asio::co_spawn(io_, AcceptTcp(*acceptor), LogFailure(log_, "TCP accept loop"));
+  }
+  if (unix_acceptor_) {
+    asio::co_spawn(io_, AcceptUnix(*unix_acceptor_), LogFailure(log_, "unix accept loop"));
+  }
+  asio::co_spawn(io_, Cron(), LogFailure(log_, "cron"));
+  if (log_) {
+    if (!tcp_acceptors_.empty()) log_->info("Ready to accept connections tcp");
+    if (unix_acceptor_) log_->info("Ready to accept connections unix");
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> Server::BindTcp() {
+  if (state_.config.port == 0 && state_.config.bind.empty()) return std::nullopt;
+  uint16_t port = static_cast<uint16_t>(state_.config.port);
+  for (std::string addr : state_.config.bind) {
+    // A leading '-' marks an address that may be unavailable (Redis's "-::1").
+    const bool optional = !addr.empty() && addr[0] == '-';
+    if (optional) addr.erase(0, 1);
+    if (addr == "*") addr = "0.0.0.0";
+    if (addr == "::*") addr = "::";
+    boost::system::error_code ec;
+    asio::ip::address ip = asio::ip::make_address(addr, ec);
+    if (ec) return "Invalid bind address '" + addr + "'";
+    auto acceptor = std::make_unique<tcp::acceptor>(io_);
+    tcp::endpoint endpoint(ip, port);
+    acceptor->open(endpoint.protocol(), ec);
+    if (!ec) acceptor->set_option(tcp::acceptor::reuse_address(true), ec);
+    if (!ec && ip.is_v6()) acceptor->set_option(asio::ip::v6_only(true), ec);
+    if (!ec) acceptor->bind(endpoint, ec);
+    if (!ec) acceptor->listen(static_cast<int>(state_.config.tcp_backlog), ec);
+    if (ec) {
+      if (optional && (ec == asio::error::address_family_not_supported ||
+                       ec.value() == EADDRNOTAVAIL)) {
+        if (log_) log_->warn("Skipping optional bind address {}: {}", addr, ec.message());
+        continue;
+      }
+      return "Could not create server TCP listening socket " + addr + ":" +
+             std::to_string(port) + ": " + ec.message();
+    }
+    // With port 0 the first listener picks the port and every other address shares it.
+    port = acceptor->local_endpoint().port();
+    if (log_) log_->info("Listening on tcp {}:{}", addr, port);
+    tcp_acceptors_.push_back(std::move(acceptor));
+  }
+  state_.tcp_port = port;
+  return std::nullopt;
+}
+
+std::optional<std::string> Server::BindUnix() {
+  const std::string& path = state_.config.unixsocket;
+  if (path.empty()) return std::nullopt;
+  ::unlink(path.c_str());  // a stale socket file from an earlier run
+  boost::system::error_code ec;
+  auto acceptor = std::make_unique<asio::local::stream_protocol::acceptor>(io_);
+  asio::local::stream_protocol::endpoint endpoint(path);
+  acceptor->open(endpoint.protocol(), ec);
+  if (!ec) acceptor->bind(endpoint, ec);
+  if (!ec) acceptor->listen(static_cast<int>(state_.config.tcp_backlog), ec);
+  if (ec) return "Failed opening Unix socket " + path + ": " + ec.message();
+  if (state_.config.unixsocketperm != 0) {
+    ::chmod(path.c_str(), static_cast<mode_t>(state_.config.unixsocketperm));
+  }
+  if (log_) log_->info("Listening on unix socket {}", path);
+  unix_acceptor_ = std::move(acceptor);
+  return std::nullopt;
+}
+
+asio::awaitable<void> Server::AcceptTcp(tcp::acceptor& acceptor) {
+  while (!stopping_) {
+    boost::system::error_code ec;
+    tcp::socket socket = co_await acceptor.async_accept(asio::redirect_error(asio::use_awaitable, ec));
+    if (stopping_) break;
+    if (ec) {
+      if (log_) log_->warn("Accepting client connection: {}", ec.message());
+      if (ec == asio::error::no_descriptors || ec == asio::error::no_buffer_space) {
+        // Out of descriptors: back off briefly instead of spinning.
+        asio::steady_timer pause(io_, std::chrono::milliseconds(10));
+        co_await pause.async_wait(asio::redirect_error(asio::use_awaitable, ec));
+      }
+      continue;
+    }
+    socket.set_option(tcp::no_delay(true), ec);
+    if (state_.config.tcp_keepalive > 0) socket.set_option(asio::socket_base::keep_alive(true), ec);
+    const int family = socket.local_endpoint(ec).protocol().family();
+    Admit(family, IPPROTO_TCP, socket.release(ec));
+  }
+}
+
+asio::awaitable<void> Server::AcceptUnix(asio::local::stream_protocol::acceptor& acceptor) {
+  while (!stopping_) {
+    boost::system::error_code ec;
+    asio::local::stream_protocol::socket socket =
+        co_await acceptor.async_accept(asio::redirect_error(asio::use_awaitable, ec));
+    if (stopping_) break;
+    if (ec) {
+      if (log_) log_->warn("Accepting client connection: {}", ec.message());
+      continue;
+    }
+    Admit(AF_UNIX, 0, socket.release(ec));
+  }
+}
+
+void Server::Admit(int protocol_family, int protocol, int native_fd) {
+  if (native_fd < 0) return;
+  ++state_.stats.total_connections_received;
+  if (connections_.size() >= static_cast<size_t>(state_.config.maxclients)) {
+    static constexpr char kError[] = "-ERR max number of clients reached\r\n";
+    [[maybe_unused]] ssize_t n = ::write(native_fd, kError, sizeof(kError) - 1);
+    ::close(native_fd);
+    ++state_.stats.rejected_connections;
+    return;
+  }
+  Connection::Socket socket(io_, asio::generic::stream_protocol(protocol_family, protocol),
+                            native_fd);
+  auto conn = std::make_shared<Connection>(this, std::move(socket), next_client_id_++);
+  connections_.insert(conn.get());
+  state_.connected_clients = connections_.size();
+  asio::co_spawn(io_, conn->Run(), LogFailure(log_, "connection"));
+}
+
+void Server::Forget(Connection* conn) {
+  connections_.erase(conn);
+  state_.connected_clients = connections_.size();
+}
+
+asio::awaitable<void> Server::Cron() {
+  uint64_t last_commands = state_.stats.total_commands_processed;
+  auto last_sample = std::chrono::steady_clock::now();
+  while (!stopping_) {
+    const auto period = std::chrono::milliseconds(1000 / std::max<int64_t>(1, state_.config.hz));
+    cron_timer_.expires_after(period);
+    boost::system::error_code ec;
+    co_await cron_timer_.async_wait(asio::redirect_error(asio::use_awaitable, ec));
+    if (stopping_) break;
+    const int64_t now_ms = state_.clock->NowMs();
+    // Active expiry gets a quarter of each period, as Redis's ACTIVE_EXPIRE_CYCLE_SLOW_TIME_PERC.
+    state_.dbs.ActiveExpireCycle(now_ms, std::chrono::duration_cast<std::chrono::microseconds>(period) / 4);
+
+    const auto now = std::chrono::steady_clock::now();
+    const double secs = std::chrono::duration<double>(now - last_sample).count();
+    if (secs >= 1.0) {
+      state_.instantaneous_ops_per_sec = static_cast<int64_t>(
+          (state_.stats.total_commands_processed - last_commands) / secs);
+      last_commands = state_.stats.total_commands_processed;
+      last_sample = now;
+      state_.used_memory_peak = std::max(state_.used_memory_peak, UsedMemory());
+    }
+    if (state_.config.timeout > 0) {
+      const int64_t limit_ms = state_.config.timeout * 1000;
+      std::vector<Connection*> idle;
+      for (Connection* c : connections_) {
+        if (now_ms - c->last_interaction_ms() > limit_ms) idle.push_back(c);
+      }
+      for (Connection* c : idle) {
+        if (log_) log_->debug("Closing idle client id={}", c->state().id);
+        c->Close();
+      }
+    }
+  }
+}
+
+void Server::Run() { io_.run(); }
+
+void Server::RunInBackground() {
+  thread_ = std::thread([this] { io_.run(); });
+}
+
+void Server::StopOnLoop() {
+  if (stopping_) return;
+  stopping_ = true;
+  boost::system::error_code ec;
+  for (auto& acceptor : tcp_acceptors_) acceptor->close(ec);
+  if (unix_acceptor_) {
+    unix_acceptor_->close(ec);
+    ::unlink(state_.config.unixsocket.c_str());
+  }
+  cron_timer_.cancel();
+  // Close() does not remove a connection from the set; its loop does that when it ends.
+  std::vector<Connection*> all(connections_.begin(), connections_.end());
+  for (Connection* c : all) c->Close();
+}
+
+void Server::Stop() {
+  if (thread_.joinable()) {
+    asio::post(io_, [this] { StopOnLoop(); });
+    thread_.join();
+  } else if (!io_.stopped()) {
+    // Either on the loop's own thread (signal handler, SHUTDOWN) or the loop is not running.
+    asio::post(io_, [this] { StopOnLoop(); });
+  }
+}
+
+}  // namespace kv

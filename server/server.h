@@ -1,0 +1,87 @@
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <boost/asio/awaitable.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/local/stream_protocol.hpp>
+#include <boost/asio/steady_timer.hpp>
+
+#include "absl/container/flat_hash_set.h"
+#include "protocol/resp_parser.h"
+#include "server/command_registry.h"
+#include "server/config.h"
+#include "server/dispatcher.h"
+#include "server/server_state.h"
+#include "storage/clock.h"
+
+namespace spdlog {
+class logger;
+}
+
+namespace kv {
+
+class Connection;
+
+// A complete kvserver: listeners, connections, the keyspace and the command table, driven by one
+// io_context on one thread (the Redis model). Many servers may live in one process.
+class Server {
+ public:
+  // `clock` may be null (the system clock is used); `logger` may be null (nothing is logged).
+  explicit Server(Config config, std::shared_ptr<spdlog::logger> logger = nullptr,
+                  const Clock* clock = nullptr);
+  ~Server();
+  Server(const Server&) = delete;
+  Server& operator=(const Server&) = delete;
+
+  // Binds every listener; after success port() is the TCP port actually bound (port 0 picks
+  // a free one). Returns an error message when a listener cannot be set up.
+  std::optional<std::string> Start();
+  // Runs the event loop on the calling thread until Stop() or SHUTDOWN.
+  void Run();
+  // Runs the event loop on a thread of its own.
+  void RunInBackground();
+  // Closes the listeners and every connection and ends Run(). Thread-safe, idempotent; waits for
+  // a background thread.
+  void Stop();
+
+  uint16_t port() const { return state_.tcp_port; }
+  boost::asio::io_context& io_context() { return io_; }
+  ServerState& state() { return state_; }
+
+ private:
+  friend class Connection;
+
+  boost::asio::awaitable<void> AcceptTcp(boost::asio::ip::tcp::acceptor& acceptor);
+  boost::asio::awaitable<void> AcceptUnix(boost::asio::local::stream_protocol::acceptor& acceptor);
+  void Admit(int protocol_family, int protocol, int native_fd);
+  boost::asio::awaitable<void> Cron();
+  void ApplyConfig();
+  void StopOnLoop();
+  std::optional<std::string> BindTcp();
+  std::optional<std::string> BindUnix();
+  void Forget(Connection* conn);
+
+  boost::asio::io_context io_{1};
+  std::shared_ptr<spdlog::logger> log_;
+  SystemClock system_clock_;
+  CommandRegistry registry_;
+  ServerState state_;
+  Dispatcher dispatcher_;
+  ParserLimits parser_limits_;
+  std::vector<std::unique_ptr<boost::asio::ip::tcp::acceptor>> tcp_acceptors_;
+  std::unique_ptr<boost::asio::local::stream_protocol::acceptor> unix_acceptor_;
+  boost::asio::steady_timer cron_timer_{io_};
+  absl::flat_hash_set<Connection*> connections_;
+  uint64_t next_client_id_ = 1;
+  bool stopping_ = false;
+  std::thread thread_;
+};
+
+}  // namespace kv

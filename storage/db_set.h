@@ -1,0 +1,32 @@
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <vector>
+
+#include "storage/db.h"
+
+namespace kv {
+
+// The numbered databases that SELECT chooses among (16 by default).
+class DbSet {
+ public:
+  explicit DbSet(size_t count) : dbs_(count) {}
+
+  size_t count() const { return dbs_.size(); }
+  Db& db(size_t index) { return dbs_[index]; }
+  const Db& db(size_t index) const { return dbs_[index]; }
+
+  void FlushAll();
+  size_t TotalKeys() const;
+  uint64_t ExpiredKeys() const;
+  // Redis's active expire cycle: samples volatile keys of every database, 20 at a time, and keeps
+  // going in a database while more than a quarter of a sample had expired, until `budget` of
+  // real time is spent. Returns the number of keys deleted.
+  size_t ActiveExpireCycle(int64_t now_ms, std::chrono::microseconds budget);
+
+ private:
+  std::vector<Db> dbs_;
+};
+
+}  // namespace kv
