@@ -68,9 +68,9 @@ class RespParser {
 
   const ParserLimits* limits_;
   bool in_multibulk_ = false;
-  size_t pos_ = 0;            // scan position relative to the command start
-  int64_t args_left_ = 0;     // bulk arguments still expected
-  int64_t bulk_len_ = -1;     // length of the bulk being read, -1 while its '$' line is awaited
+  size_t pos_ = 0;             // scan position relative to the command start
+  int64_t args_left_ = 0;      // bulk arguments still expected
+  int64_t bulk_len_ = -1;      // length of the bulk being read, -1 while its '$' line is awaited
   size_t inline_scanned_ = 0;  // bytes of an inline line already searched for '\n'
   std::vector<std::pair<size_t, size_t>> arg_bounds_;
   std::vector<std::string_view> args_;

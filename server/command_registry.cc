@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "server/strings.h"
 #include "server/commands/families.h"
+#include "server/strings.h"
 
 namespace kv {
 namespace {

@@ -9,9 +9,9 @@
 #include <fstream>
 #include <sstream>
 
-#include "server/strings.h"
 #include "protocol/inline_splitter.h"
 #include "protocol/number.h"
+#include "server/strings.h"
 
 namespace kv {
 namespace {
@@ -35,8 +35,8 @@ std::optional<std::string> SetMemory(Config& c, const Args& a) {
   auto v = ParseMemory(a[0]);
   if (!v) return "argument must be a memory value";
   if (*v < Min) {
-    return "argument must be between " + std::to_string(Min) + " and " +
-           std::to_string(LLONG_MAX) + " inclusive";
+    return "argument must be between " + std::to_string(Min) + " and " + std::to_string(LLONG_MAX) +
+           " inclusive";
   }
   c.*Field = *v;
   return std::nullopt;
@@ -144,8 +144,7 @@ const std::vector<Directive>& Directives() {
   static const std::vector<Directive> directives = {
       {"port", false, 1, 1, GetInt<&Config::port>, SetInt<&Config::port, 0, kMaxPort>},
       {"bind", false, 1, 0, [](const Config& c) { return JoinWords(c.bind); }, SetBind},
-      {"unixsocket", false, 1, 1, GetString<&Config::unixsocket>,
-       SetString<&Config::unixsocket>},
+      {"unixsocket", false, 1, 1, GetString<&Config::unixsocket>, SetString<&Config::unixsocket>},
       {"unixsocketperm", false, 1, 1, GetUnixSocketPerm, SetUnixSocketPerm},
       {"tcp-backlog", false, 1, 1, GetInt<&Config::tcp_backlog>,
        SetInt<&Config::tcp_backlog, 0, INT_MAX>},
@@ -164,8 +163,8 @@ const std::vector<Directive>& Directives() {
       {"client-query-buffer-limit", true, 1, 1, GetInt<&Config::client_query_buffer_limit>,
        SetMemory<&Config::client_query_buffer_limit, kMb>},
       {"save", true, 1, 0, GetString<&Config::save>, SetSave},
-      {"appendonly", true, 1, 1, [](const Config& c) { return std::string(c.appendonly ? "yes" : "no"); },
-       SetAppendOnly},
+      {"appendonly", true, 1, 1,
+       [](const Config& c) { return std::string(c.appendonly ? "yes" : "no"); }, SetAppendOnly},
       {"dir", true, 1, 1, GetDir, SetDir},
       {"daemonize", false, 1, 1, [](const Config&) { return std::string("no"); }, SetDaemonize},
       {"pidfile", false, 1, 1, GetString<&Config::pidfile>, SetString<&Config::pidfile>},
@@ -232,7 +231,8 @@ std::optional<std::string> ApplyConfigText(std::string_view text, std::string_vi
           << why << "\n";
       return out.str();
     };
-    if (!SplitInlineArgs(trimmed, &storage, &words)) return fail("Unbalanced quotes in configuration line");
+    if (!SplitInlineArgs(trimmed, &storage, &words))
+      return fail("Unbalanced quotes in configuration line");
     const Directive* d = FindDirective(words[0]);
     const size_t nargs = words.size() - 1;
     if (d == nullptr || nargs < d->min_args || (d->max_args != 0 && nargs > d->max_args)) {

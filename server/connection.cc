@@ -1,9 +1,10 @@
 #include "server/connection.h"
 
+#include <spdlog/spdlog.h>
+
 #include <boost/asio/redirect_error.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
-#include <spdlog/spdlog.h>
 
 #include "server/server.h"
 
@@ -47,7 +48,8 @@ asio::awaitable<void> Connection::Run() {
       co_await socket_.async_wait(Socket::wait_read, asio::redirect_error(asio::use_awaitable, ec));
       if (ec || closed_) break;
       in_.PrepareWrite(kReadChunk);
-      const size_t n = socket_.read_some(asio::buffer(in_.data() + in_.size(), in_.WritableSize()), ec);
+      const size_t n =
+          socket_.read_some(asio::buffer(in_.data() + in_.size(), in_.WritableSize()), ec);
       if (ec == asio::error::would_block || ec == asio::error::try_again) continue;
       if (ec || n == 0) break;  // error or orderly close by the peer
       in_.CommitWrite(n);
@@ -55,8 +57,9 @@ asio::awaitable<void> Connection::Run() {
       last_interaction_ms_ = st.clock->NowMs();
       if (in_.size() > static_cast<size_t>(st.config.client_query_buffer_limit)) {
         if (server_->log_) {
-          server_->log_->warn("Closing client id={} that reached max query buffer length ({} bytes)",
-                              state_.id, in_.size());
+          server_->log_->warn(
+              "Closing client id={} that reached max query buffer length ({} bytes)", state_.id,
+              in_.size());
         }
         break;
       }

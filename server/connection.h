@@ -1,10 +1,9 @@
 #pragma once
 
-#include <cstdint>
-#include <memory>
-
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/generic/stream_protocol.hpp>
+#include <cstdint>
+#include <memory>
 
 #include "protocol/io_buffer.h"
 #include "protocol/reply_writer.h"

@@ -9,9 +9,9 @@
 #include <fstream>
 
 #include "absl/container/flat_hash_set.h"
-#include "server/strings.h"
 #include "absl/strings/str_cat.h"
 #include "fmt/format.h"
+#include "server/strings.h"
 #include "server/version.h"
 #include "storage/key_hash.h"
 
@@ -39,20 +39,19 @@ void ServerSection(ServerState& s, int64_t now_ms, std::string& out) {
   const int64_t uptime = (now_ms - s.start_time_ms) / 1000;
   absl::StrAppend(&out, "# Server\r\n", "redis_version:", kRedisCompatVersion, "\r\n",
                   "kvserver_version:", kKvserverVersion, "\r\n",
-                  "redis_git_sha1:00000000\r\nredis_git_dirty:0\r\n",
-                  "redis_build_id:", kBuildId, "\r\n", "redis_mode:standalone\r\n",
-                  "os:", u.sysname, " ", u.release, " ", u.machine, "\r\n",
-                  "arch_bits:", sizeof(void*) * 8, "\r\n",
+                  "redis_git_sha1:00000000\r\nredis_git_dirty:0\r\n", "redis_build_id:", kBuildId,
+                  "\r\n", "redis_mode:standalone\r\n", "os:", u.sysname, " ", u.release, " ",
+                  u.machine, "\r\n", "arch_bits:", sizeof(void*) * 8, "\r\n",
                   "monotonic_clock:POSIX clock_gettime\r\nmultiplexing_api:epoll\r\n",
                   "atomicvar_api:c11-builtin\r\n");
   absl::StrAppend(&out, "gcc_version:", __GNUC__, ".", __GNUC_MINOR__, ".", __GNUC_PATCHLEVEL__,
                   "\r\n", "process_id:", getpid(), "\r\n", "process_supervised:no\r\n",
                   "run_id:", s.run_id, "\r\n", "tcp_port:", s.tcp_port, "\r\n",
-                  "server_time_usec:", now_ms * 1000, "\r\n", "uptime_in_seconds:", uptime,
-                  "\r\n", "uptime_in_days:", uptime / 86400, "\r\n", "hz:", s.config.hz, "\r\n",
+                  "server_time_usec:", now_ms * 1000, "\r\n", "uptime_in_seconds:", uptime, "\r\n",
+                  "uptime_in_days:", uptime / 86400, "\r\n", "hz:", s.config.hz, "\r\n",
                   "configured_hz:", s.config.hz, "\r\n", "lru_clock:", (now_ms / 1000) & 0xFFFFFF,
-                  "\r\n", "executable:", s.executable, "\r\n", "config_file:",
-                  s.config.config_file, "\r\n", "io_threads_active:0\r\n");
+                  "\r\n", "executable:", s.executable, "\r\n", "config_file:", s.config.config_file,
+                  "\r\n", "io_threads_active:0\r\n");
 }
 
 void ClientsSection(ServerState& s, std::string& out) {
@@ -67,19 +66,18 @@ void MemorySection(ServerState& s, std::string& out) {
   const size_t rss = ResidentMemory();
   if (used > s.used_memory_peak) s.used_memory_peak = used;
   const size_t system = TotalSystemMemory();
-  absl::StrAppend(&out, "# Memory\r\n", "used_memory:", used, "\r\n",
-                  "used_memory_human:", Human(used), "\r\n", "used_memory_rss:", rss, "\r\n",
-                  "used_memory_rss_human:", Human(rss), "\r\n",
-                  "used_memory_peak:", s.used_memory_peak, "\r\n",
-                  "used_memory_peak_human:", Human(s.used_memory_peak), "\r\n",
-                  fmt::format("used_memory_peak_perc:{:.2f}%\r\n",
-                                  s.used_memory_peak ? 100.0 * used / s.used_memory_peak : 100.0),
-                  "total_system_memory:", system, "\r\n",
-                  "total_system_memory_human:", Human(system), "\r\n",
-                  "maxmemory:0\r\nmaxmemory_human:0B\r\nmaxmemory_policy:noeviction\r\n",
-                  fmt::format("mem_fragmentation_ratio:{:.2f}\r\n",
-                                  used ? static_cast<double>(rss) / used : 0.0),
-                  "mem_allocator:libc\r\nlazyfree_pending_objects:0\r\n");
+  absl::StrAppend(
+      &out, "# Memory\r\n", "used_memory:", used, "\r\n", "used_memory_human:", Human(used), "\r\n",
+      "used_memory_rss:", rss, "\r\n", "used_memory_rss_human:", Human(rss), "\r\n",
+      "used_memory_peak:", s.used_memory_peak, "\r\n",
+      "used_memory_peak_human:", Human(s.used_memory_peak), "\r\n",
+      fmt::format("used_memory_peak_perc:{:.2f}%\r\n",
+                  s.used_memory_peak ? 100.0 * used / s.used_memory_peak : 100.0),
+      "total_system_memory:", system, "\r\n", "total_system_memory_human:", Human(system), "\r\n",
+      "maxmemory:0\r\nmaxmemory_human:0B\r\nmaxmemory_policy:noeviction\r\n",
+      fmt::format("mem_fragmentation_ratio:{:.2f}\r\n",
+                  used ? static_cast<double>(rss) / used : 0.0),
+      "mem_allocator:libc\r\nlazyfree_pending_objects:0\r\n");
 }
 
 void PersistenceSection(ServerState& s, std::string& out) {
@@ -94,9 +92,8 @@ void PersistenceSection(ServerState& s, std::string& out) {
 
 void StatsSection(ServerState& s, std::string& out) {
   const ServerStats& st = s.stats;
-  absl::StrAppend(&out, "# Stats\r\n",
-                  "total_connections_received:", st.total_connections_received, "\r\n",
-                  "total_commands_processed:", st.total_commands_processed, "\r\n",
+  absl::StrAppend(&out, "# Stats\r\n", "total_connections_received:", st.total_connections_received,
+                  "\r\n", "total_commands_processed:", st.total_commands_processed, "\r\n",
                   "instantaneous_ops_per_sec:", s.instantaneous_ops_per_sec, "\r\n",
                   "total_net_input_bytes:", st.total_net_input_bytes, "\r\n",
                   "total_net_output_bytes:", st.total_net_output_bytes, "\r\n",
@@ -124,7 +121,7 @@ void CpuSection(std::string& out) {
   auto secs = [](const timeval& tv) { return tv.tv_sec + tv.tv_usec / 1e6; };
   absl::StrAppend(&out, "# CPU\r\n",
                   fmt::format("used_cpu_sys:{:.6f}\r\nused_cpu_user:{:.6f}\r\n",
-                                  secs(self.ru_stime), secs(self.ru_utime)),
+                              secs(self.ru_stime), secs(self.ru_utime)),
                   "used_cpu_sys_children:0.000000\r\nused_cpu_user_children:0.000000\r\n");
 }
 

@@ -1,15 +1,15 @@
 // kvserver: a Redis-compatible in-memory key-value server.
 // Usage: kvserver [config-file] [--directive value ...]
 
+#include <spdlog/sinks/basic_file_sink.h>
+#include <spdlog/sinks/stdout_sinks.h>
+#include <spdlog/spdlog.h>
 #include <unistd.h>
 
 #include <boost/asio/signal_set.hpp>
 #include <csignal>
 #include <cstdio>
 #include <iostream>
-#include <spdlog/sinks/basic_file_sink.h>
-#include <spdlog/sinks/stdout_sinks.h>
-#include <spdlog/spdlog.h>
 
 #include "server/config.h"
 #include "server/server.h"

@@ -1,5 +1,6 @@
 #include "server/server.h"
 
+#include <spdlog/spdlog.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -13,7 +14,6 @@
 #include <chrono>
 #include <filesystem>
 #include <random>
-#include <spdlog/spdlog.h>
 
 #include "server/connection.h"
 #include "server/info.h"
@@ -120,13 +120,13 @@ std::optional<std::string> Server::BindTcp() {
     if (!ec) acceptor->bind(endpoint, ec);
     if (!ec) acceptor->listen(static_cast<int>(state_.config.tcp_backlog), ec);
     if (ec) {
-      if (optional && (ec == asio::error::address_family_not_supported ||
-                       ec.value() == EADDRNOTAVAIL)) {
+      if (optional &&
+          (ec == asio::error::address_family_not_supported || ec.value() == EADDRNOTAVAIL)) {
         if (log_) log_->warn("Skipping optional bind address {}: {}", addr, ec.message());
         continue;
       }
-      return "Could not create server TCP listening socket " + addr + ":" +
-             std::to_string(port) + ": " + ec.message();
+      return "Could not create server TCP listening socket " + addr + ":" + std::to_string(port) +
+             ": " + ec.message();
     }
     // With port 0 the first listener picks the port and every other address shares it.
     port = acceptor->local_endpoint().port();
@@ -159,7 +159,8 @@ std::optional<std::string> Server::BindUnix() {
 asio::awaitable<void> Server::AcceptTcp(tcp::acceptor& acceptor) {
   while (!stopping_) {
     boost::system::error_code ec;
-    tcp::socket socket = co_await acceptor.async_accept(asio::redirect_error(asio::use_awaitable, ec));
+    tcp::socket socket =
+        co_await acceptor.async_accept(asio::redirect_error(asio::use_awaitable, ec));
     if (stopping_) break;
     if (ec) {
       if (log_) log_->warn("Accepting client connection: {}", ec.message());
@@ -225,13 +226,14 @@ asio::awaitable<void> Server::Cron() {
     if (stopping_) break;
     const int64_t now_ms = state_.clock->NowMs();
     // Active expiry gets a quarter of each period, as Redis's ACTIVE_EXPIRE_CYCLE_SLOW_TIME_PERC.
-    state_.dbs.ActiveExpireCycle(now_ms, std::chrono::duration_cast<std::chrono::microseconds>(period) / 4);
+    state_.dbs.ActiveExpireCycle(now_ms,
+                                 std::chrono::duration_cast<std::chrono::microseconds>(period) / 4);
 
     const auto now = std::chrono::steady_clock::now();
     const double secs = std::chrono::duration<double>(now - last_sample).count();
     if (secs >= 1.0) {
-      state_.instantaneous_ops_per_sec = static_cast<int64_t>(
-          (state_.stats.total_commands_processed - last_commands) / secs);
+      state_.instantaneous_ops_per_sec =
+          static_cast<int64_t>((state_.stats.total_commands_processed - last_commands) / secs);
       last_commands = state_.stats.total_commands_processed;
       last_sample = now;
       state_.used_memory_peak = std::max(state_.used_memory_peak, UsedMemory());

@@ -38,10 +38,10 @@ void Select(CommandContext& ctx) {
 }  // namespace
 
 void RegisterConnectionFamily(CommandRegistry& r) {
-  r.Register({"ping", -1, kCmdFast, 0, 0, 0, Ping, "connection", "Returns the server's liveliness response.",
+  r.Register({"ping", -1, kCmdFast, 0, 0, 0, Ping, "connection",
+              "Returns the server's liveliness response.", "1.0.0", "@fast @connection"});
+  r.Register({"echo", 2, kCmdFast, 0, 0, 0, Echo, "connection", "Returns the given string.",
               "1.0.0", "@fast @connection"});
-  r.Register({"echo", 2, kCmdFast, 0, 0, 0, Echo, "connection", "Returns the given string.", "1.0.0",
-              "@fast @connection"});
   r.Register({"quit", -1, kCmdAllowBusy | kCmdNoAuth | kCmdFast | kCmdLoading | kCmdStale, 0, 0, 0,
               Quit, "connection", "Closes the connection.", "1.0.0", "@fast @connection"});
   r.Register({"select", 2, kCmdLoading | kCmdStale | kCmdFast, 0, 0, 0, Select, "connection",

@@ -2,11 +2,11 @@
 
 #include <climits>
 
-#include "server/strings.h"
 #include "protocol/number.h"
 #include "server/command_registry.h"
 #include "server/commands/families.h"
 #include "server/errors.h"
+#include "server/strings.h"
 
 namespace kv {
 namespace {
@@ -107,13 +107,12 @@ void Persist(CommandContext& ctx) {
 }  // namespace
 
 void RegisterGenericFamily(CommandRegistry& r) {
-  r.Register({"del", -2, kCmdWrite, 1, -1, 1, Del, "generic", "Deletes one or more keys.",
-              "1.0.0", "@keyspace @write @slow"});
+  r.Register({"del", -2, kCmdWrite, 1, -1, 1, Del, "generic", "Deletes one or more keys.", "1.0.0",
+              "@keyspace @write @slow"});
   r.Register({"exists", -2, kCmdReadOnly | kCmdFast, 1, -1, 1, Exists, "generic",
               "Determines whether one or more keys exist.", "1.0.0", "@keyspace @read @fast"});
   r.Register({"expire", -3, kCmdWrite | kCmdFast, 1, 1, 1, Expire, "generic",
-              "Sets the expiration time of a key in seconds.", "1.0.0",
-              "@keyspace @write @fast"});
+              "Sets the expiration time of a key in seconds.", "1.0.0", "@keyspace @write @fast"});
   r.Register({"pexpire", -3, kCmdWrite | kCmdFast, 1, 1, 1, PExpire, "generic",
               "Sets the expiration time of a key in milliseconds.", "2.6.0",
               "@keyspace @write @fast"});

@@ -3,10 +3,10 @@
 #include <string>
 #include <vector>
 
-#include "server/strings.h"
 #include "server/command_registry.h"
 #include "server/commands/families.h"
 #include "server/errors.h"
+#include "server/strings.h"
 
 namespace kv {
 namespace {
@@ -18,11 +18,13 @@ std::string FullName(const CommandSpec& spec) {
 
 std::vector<std::string_view> FlagNames(uint32_t flags) {
   static constexpr std::pair<uint32_t, std::string_view> kNames[] = {
-      {kCmdWrite, "write"},         {kCmdReadOnly, "readonly"}, {kCmdDenyOom, "denyoom"},
-      {kCmdAdmin, "admin"},         {kCmdPubSub, "pubsub"},     {kCmdNoScript, "noscript"},
-      {kCmdBlocking, "blocking"},   {kCmdLoading, "loading"},   {kCmdStale, "stale"},
-      {kCmdSkipMonitor, "skip_monitor"}, {kCmdFast, "fast"},    {kCmdNoAuth, "no_auth"},
-      {kCmdNoMulti, "no_multi"},    {kCmdAllowBusy, "allow_busy"},
+      {kCmdWrite, "write"},       {kCmdReadOnly, "readonly"},
+      {kCmdDenyOom, "denyoom"},   {kCmdAdmin, "admin"},
+      {kCmdPubSub, "pubsub"},     {kCmdNoScript, "noscript"},
+      {kCmdBlocking, "blocking"}, {kCmdLoading, "loading"},
+      {kCmdStale, "stale"},       {kCmdSkipMonitor, "skip_monitor"},
+      {kCmdFast, "fast"},         {kCmdNoAuth, "no_auth"},
+      {kCmdNoMulti, "no_multi"},  {kCmdAllowBusy, "allow_busy"},
   };
   std::vector<std::string_view> names;
   for (auto [bit, name] : kNames) {
@@ -167,8 +169,16 @@ constexpr uint32_t kIntro = kCmdLoading | kCmdStale;
 }  // namespace
 
 void RegisterIntrospectionFamily(CommandRegistry& r) {
-  r.Register({"command", -1, kIntro, 0, 0, 0, Command, "server",
-              "Returns detailed information about all commands.", "2.8.13",
+  r.Register({"command",
+              -1,
+              kIntro,
+              0,
+              0,
+              0,
+              Command,
+              "server",
+              "Returns detailed information about all commands.",
+              "2.8.13",
               "@slow @connection",
               {
                   {"count", 2, kIntro, 0, 0, 0, CommandCount, "server",
@@ -177,8 +187,8 @@ void RegisterIntrospectionFamily(CommandRegistry& r) {
                    "Returns information about one, multiple or all commands.", "2.8.13",
                    "@slow @connection"},
                   {"docs", -2, kIntro, 0, 0, 0, CommandDocs, "server",
-                   "Returns documentary information about one, multiple or all commands.",
-                   "7.0.0", "@slow @connection"},
+                   "Returns documentary information about one, multiple or all commands.", "7.0.0",
+                   "@slow @connection"},
                   {"list", -2, kIntro, 0, 0, 0, CommandList, "server",
                    "Returns a list of command names.", "7.0.0", "@slow @connection"},
               }});

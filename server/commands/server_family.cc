@@ -5,12 +5,12 @@
 #include <string>
 #include <vector>
 
-#include "server/strings.h"
 #include "server/command_registry.h"
 #include "server/commands/families.h"
 #include "server/errors.h"
 #include "server/glob.h"
 #include "server/info.h"
+#include "server/strings.h"
 
 namespace kv {
 namespace {
@@ -19,8 +19,8 @@ bool Is(std::string_view arg, std::string_view word) { return EqualsIgnoreCase(a
 
 // FLUSHDB/FLUSHALL take an optional ASYNC or SYNC; both free memory at once here.
 bool ValidFlushArgs(CommandContext& ctx) {
-  if (ctx.args.size() == 1 || (ctx.args.size() == 2 && (Is(ctx.args[1], "sync") ||
-                                                         Is(ctx.args[1], "async")))) {
+  if (ctx.args.size() == 1 ||
+      (ctx.args.size() == 2 && (Is(ctx.args[1], "sync") || Is(ctx.args[1], "async")))) {
     return true;
   }
   ctx.reply.Error(errors::kSyntax);
@@ -158,10 +158,11 @@ void ReplyHelp(CommandContext& ctx, std::string_view command,
 }
 
 void ConfigHelp(CommandContext& ctx) {
-  ReplyHelp(ctx, "config",
-            {"GET <pattern>", "    Return parameters matching the glob-like <pattern> and their values.",
-             "SET <directive> <value>", "    Set the configuration <directive> to <value>.",
-             "RESETSTAT", "    Reset statistics reported by the INFO command."});
+  ReplyHelp(
+      ctx, "config",
+      {"GET <pattern>", "    Return parameters matching the glob-like <pattern> and their values.",
+       "SET <directive> <value>", "    Set the configuration <directive> to <value>.", "RESETSTAT",
+       "    Reset statistics reported by the INFO command."});
 }
 
 // Never reached with a subcommand; CONFIG alone fails the arity check first.
@@ -184,26 +185,32 @@ void RegisterServerFamily(CommandRegistry& r) {
               "Removes all keys from all databases.", "1.0.0",
               "@keyspace @write @slow @dangerous"});
   r.Register({"dbsize", 1, kCmdReadOnly | kCmdFast, 0, 0, 0, DbSize, "server",
-              "Returns the number of keys in the database.", "1.0.0",
-              "@keyspace @read @fast"});
-  r.Register({"shutdown", -1, kAdmin | kCmdLoading | kCmdStale | kCmdNoMulti | kCmdAllowBusy, 0,
-              0, 0, Shutdown, "server", "Synchronously saves the database(s) to disk and shuts down the server.",
-              "1.0.0", "@admin @slow @dangerous"});
+              "Returns the number of keys in the database.", "1.0.0", "@keyspace @read @fast"});
+  r.Register({"shutdown", -1, kAdmin | kCmdLoading | kCmdStale | kCmdNoMulti | kCmdAllowBusy, 0, 0,
+              0, Shutdown, "server",
+              "Synchronously saves the database(s) to disk and shuts down the server.", "1.0.0",
+              "@admin @slow @dangerous"});
   r.Register({"info", -1, kCmdLoading | kCmdStale, 0, 0, 0, Info, "server",
-              "Returns information and statistics about the server.", "1.0.0",
-              "@slow @dangerous"});
-  r.Register({"config", -2, 0, 0, 0, 0, ConfigContainer, "server",
-              "A container for server configuration commands.", "2.0.0", "@slow",
+              "Returns information and statistics about the server.", "1.0.0", "@slow @dangerous"});
+  r.Register({"config",
+              -2,
+              0,
+              0,
+              0,
+              0,
+              ConfigContainer,
+              "server",
+              "A container for server configuration commands.",
+              "2.0.0",
+              "@slow",
               {
                   {"get", -3, kAdmin | kCmdLoading | kCmdStale, 0, 0, 0, ConfigGet, "server",
                    "Returns the effective values of configuration parameters.", "2.0.0",
                    "@admin @slow @dangerous"},
                   {"set", -4, kAdmin | kCmdLoading | kCmdStale, 0, 0, 0, ConfigSet, "server",
-                   "Sets configuration parameters in-flight.", "2.0.0",
-                   "@admin @slow @dangerous"},
+                   "Sets configuration parameters in-flight.", "2.0.0", "@admin @slow @dangerous"},
                   {"resetstat", 2, kAdmin | kCmdLoading | kCmdStale, 0, 0, 0, ConfigResetStat,
-                   "server", "Resets the server's statistics.", "2.0.0",
-                   "@admin @slow @dangerous"},
+                   "server", "Resets the server's statistics.", "2.0.0", "@admin @slow @dangerous"},
                   {"help", 2, kCmdLoading | kCmdStale, 0, 0, 0, ConfigHelp, "server",
                    "Returns helpful text about the different subcommands.", "5.0.0", "@slow"},
               }});

@@ -2,11 +2,11 @@
 
 #include <climits>
 
-#include "server/strings.h"
 #include "protocol/number.h"
 #include "server/command_registry.h"
 #include "server/commands/families.h"
 #include "server/errors.h"
+#include "server/strings.h"
 
 namespace kv {
 namespace {

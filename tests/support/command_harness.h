@@ -1,0 +1,46 @@
+#pragma once
+
+#include <initializer_list>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "protocol/io_buffer.h"
+#include "protocol/reply_writer.h"
+#include "server/command_registry.h"
+#include "server/conn_state.h"
+#include "server/dispatcher.h"
+#include "server/server_state.h"
+#include "storage/clock.h"
+
+namespace kv::test {
+
+// Runs commands in-process through the real command table and dispatcher, with a manual clock,
+// and returns the exact RESP bytes each one replied. One harness is one client connection.
+class CommandHarness {
+ public:
+  explicit CommandHarness(Config config = {});
+
+  std::string Run(std::initializer_list<std::string_view> args);
+  std::string Run(const std::vector<std::string>& args);
+
+  ManualClock& clock() { return clock_; }
+  ConnState& conn() { return conn_; }
+  ServerState& state() { return state_; }
+  Db& db() { return state_.dbs.db(conn_.db_index); }
+  bool shutdown_requested() const { return shutdown_requested_; }
+
+ private:
+  std::string RunViews(const std::vector<std::string_view>& args);
+
+  ManualClock clock_;
+  CommandRegistry registry_;
+  ServerState state_;
+  Dispatcher dispatcher_;
+  ConnState conn_;
+  IoBuffer out_;
+  ReplyWriter writer_;
+  bool shutdown_requested_ = false;
+};
+
+}  // namespace kv::test
