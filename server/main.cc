@@ -1,6 +1,7 @@
 // kvserver: a Redis-compatible in-memory key-value server.
 // Usage: kvserver [config-file] [--directive value ...]
 
+#include <spdlog/pattern_formatter.h>
 #include <spdlog/sinks/basic_file_sink.h>
 #include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
@@ -29,6 +30,26 @@ constexpr char kUsage[] =
     "\n"
     "Every directive is documented in conf/kvserver.conf.\n";
 
+// Redis's level marks: '.' debug, '-' verbose, '*' notice, '#' warning.
+class LevelMark final : public spdlog::custom_flag_formatter {
+ public:
+  void format(const spdlog::details::log_msg& msg, const std::tm&,
+              spdlog::memory_buf_t& dest) override {
+    char mark = '*';
+    if (msg.level <= spdlog::level::trace) {
+      mark = '.';
+    } else if (msg.level == spdlog::level::debug) {
+      mark = '-';
+    } else if (msg.level >= spdlog::level::warn) {
+      mark = '#';
+    }
+    dest.push_back(mark);
+  }
+  std::unique_ptr<custom_flag_formatter> clone() const override {
+    return std::make_unique<LevelMark>();
+  }
+};
+
 std::shared_ptr<spdlog::logger> MakeLogger(const kv::Config& config) {
   std::shared_ptr<spdlog::logger> logger;
   if (config.logfile.empty()) {
@@ -37,7 +58,9 @@ std::shared_ptr<spdlog::logger> MakeLogger(const kv::Config& config) {
     logger = spdlog::basic_logger_mt("kvserver", config.logfile);
   }
   // Redis's layout: "pid:M 30 Nov 2026 04:07:29.123 * message".
-  logger->set_pattern("%P:M %d %b %Y %H:%M:%S.%e %v");
+  auto formatter = std::make_unique<spdlog::pattern_formatter>();
+  formatter->add_flag<LevelMark>('*').set_pattern("%P:M %d %b %Y %H:%M:%S.%e %* %v");
+  logger->set_formatter(std::move(formatter));
   logger->flush_on(spdlog::level::trace);
   return logger;
 }
@@ -68,6 +91,8 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "Can't open the log file: %s\n", e.what());
     return 1;
   }
+  // The server applies the configured log level to the logger.
+  kv::Server server(cmdline.config, log);
   log->info("kvserver is starting");
   log->info("kvserver version={}, redis-compat={}, bits={}, pid={}", kv::kKvserverVersion,
             kv::kRedisCompatVersion, sizeof(void*) * 8, getpid());
@@ -77,7 +102,6 @@ int main(int argc, char** argv) {
     log->info("Configuration loaded from {}", cmdline.config.config_file);
   }
 
-  kv::Server server(cmdline.config, log);
   if (auto err = server.Start()) {
     log->warn("{}", *err);
     std::fprintf(stderr, "kvserver: %s\n", err->c_str());
