@@ -1,7 +1,5 @@
 #include "protocol/inline_splitter.h"
 
-#include <utility>
-
 namespace kv {
 namespace {
 
@@ -27,8 +25,8 @@ bool SplitInlineArgs(std::string_view line, std::string* storage,
   if (size_t nul = line.find('\0'); nul != std::string_view::npos) line = line.substr(0, nul);
   storage->clear();
   words->clear();
-  // Word boundaries are recorded as offsets because `storage` may reallocate while it grows.
-  std::vector<std::pair<size_t, size_t>> bounds;
+  // Unescaping only shrinks text, so this capacity is never exceeded and the views stay valid.
+  storage->reserve(line.size());
   size_t p = 0;
   const size_t n = line.size();
   auto at = [&](size_t i) { return i < n ? line[i] : '\0'; };
@@ -108,10 +106,8 @@ bool SplitInlineArgs(std::string_view line, std::string* storage,
       }
       if (p < n) ++p;
     }
-    bounds.emplace_back(start, storage->size() - start);
+    words->emplace_back(storage->data() + start, storage->size() - start);
   }
-  words->reserve(bounds.size());
-  for (auto [off, len] : bounds) words->emplace_back(storage->data() + off, len);
   return true;
 }
 
