@@ -81,7 +81,9 @@ bool Connection::ProcessInput() {
     size_t consumed = 0;
     RespParser::Status status = parser_.Parse(in_.view(), &consumed);
     if (status == RespParser::Status::kError) {
-      writer_.Error(parser_.ErrorMessage());
+      // ErrorMessage() already carries Redis's "ERR" code; the '-' keeps the writer from adding
+      // another one.
+      writer_.Error("-" + parser_.ErrorMessage());
       state_.close_after_reply = true;
       if (server_->log_) {
         server_->log_->debug("Protocol error ({}) from client id={}", parser_.ErrorMessage(),
@@ -117,6 +119,9 @@ asio::awaitable<bool> Connection::Flush() {
     if (ec) co_return false;
     out_.Consume(n);
     st.stats.total_net_output_bytes += n;
+    // As in Redis's writeToClient, output counts as interaction: a client slowly reading a large
+    // reply is busy, not idle, and the timeout must not cut the reply off.
+    if (n > 0) last_interaction_ms_ = st.clock->NowMs();
   }
   co_return true;
 }

@@ -11,7 +11,9 @@
 #include <boost/asio/post.hpp>
 #include <boost/asio/redirect_error.hpp>
 #include <boost/asio/use_awaitable.hpp>
+#include <cerrno>
 #include <chrono>
+#include <cstring>
 #include <filesystem>
 #include <random>
 
@@ -80,7 +82,64 @@ void Server::ApplyConfig() {
   if (log_) log_->set_level(LevelFor(state_.config.loglevel));
 }
 
+// Redis's adjustOpenFilesLimit: every client needs a descriptor, plus a few for the listeners and
+// the log. Raise the soft limit as far as needed and allowed, or lower maxclients to fit.
+void Server::AdjustOpenFilesLimit() {
+  constexpr int64_t kReservedFds = 32;  // CONFIG_MIN_RESERVED_FDS
+  const rlim_t wanted = static_cast<rlim_t>(state_.config.maxclients + kReservedFds);
+  rlimit limit{};
+  if (::getrlimit(RLIMIT_NOFILE, &limit) != 0) {
+    if (log_) {
+      log_->warn(
+          "Unable to obtain the current NOFILE limit ({}), assuming 1024 and setting the max "
+          "clients configuration accordingly.",
+          std::strerror(errno));
+    }
+    state_.config.maxclients = 1024 - kReservedFds;
+    return;
+  }
+  const rlim_t old_limit = limit.rlim_cur;
+  if (old_limit == RLIM_INFINITY || old_limit >= wanted) return;
+  // First ask for exactly what is needed (raising the hard limit works with privileges), then
+  // settle for the hard limit.
+  rlimit want = limit;
+  want.rlim_cur = wanted;
+  if (want.rlim_max != RLIM_INFINITY && want.rlim_max < wanted) want.rlim_max = wanted;
+  int error = 0;
+  rlim_t best = old_limit;
+  if (::setrlimit(RLIMIT_NOFILE, &want) == 0) {
+    best = wanted;
+  } else {
+    error = errno;
+    if (limit.rlim_max != RLIM_INFINITY && limit.rlim_max > old_limit) {
+      rlimit hard = limit;
+      hard.rlim_cur = limit.rlim_max;
+      if (::setrlimit(RLIMIT_NOFILE, &hard) == 0) best = limit.rlim_max;
+    }
+  }
+  if (best >= wanted) {
+    if (log_) {
+      log_->info("Increased maximum number of open files to {} (it was originally set to {}).",
+                 static_cast<uint64_t>(wanted), static_cast<uint64_t>(old_limit));
+    }
+    return;
+  }
+  const int64_t old_maxclients = state_.config.maxclients;
+  state_.config.maxclients = std::max<int64_t>(1, static_cast<int64_t>(best) - kReservedFds);
+  if (log_) {
+    log_->warn("You requested maxclients of {} requiring at least {} max file descriptors.",
+               old_maxclients, static_cast<uint64_t>(wanted));
+    log_->warn("Server can't set maximum open files to {} because of OS error: {}.",
+               static_cast<uint64_t>(wanted), std::strerror(error));
+    log_->warn(
+        "Current maximum open files is {}. maxclients has been reduced to {} to compensate for "
+        "low ulimit. If you need higher maxclients increase 'ulimit -n'.",
+        static_cast<uint64_t>(best), state_.config.maxclients);
+  }
+}
+
 std::optional<std::string> Server::Start() {
+  AdjustOpenFilesLimit();
   if (auto err = BindTcp()) return err;
   if (auto err = BindUnix()) return err;
   if (tcp_acceptors_.empty() && !unix_acceptor_) {

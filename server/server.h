@@ -62,6 +62,7 @@ class Server {
   void Admit(int protocol_family, int protocol, int native_fd);
   boost::asio::awaitable<void> Cron();
   void ApplyConfig();
+  void AdjustOpenFilesLimit();
   void StopOnLoop();
   std::optional<std::string> BindTcp();
   std::optional<std::string> BindUnix();

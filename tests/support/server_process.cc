@@ -90,9 +90,20 @@ std::unique_ptr<ServerProcess> ServerProcess::Spawn(const std::vector<std::strin
 }
 
 std::unique_ptr<ServerProcess> ServerProcess::StartKvserver(const std::vector<std::string>& args) {
+  return LaunchKvserver({KVSERVER_BINARY}, args);
+}
+
+std::unique_ptr<ServerProcess> ServerProcess::StartKvserverWithConfig(
+    const std::string& config_file, const std::vector<std::string>& args) {
+  return LaunchKvserver({KVSERVER_BINARY, config_file}, args);
+}
+
+std::unique_ptr<ServerProcess> ServerProcess::LaunchKvserver(const std::vector<std::string>& prefix,
+                                                             const std::vector<std::string>& args) {
   const std::string dir = MakeTempDir();
   const std::string log = dir + "/kvserver.log";
-  std::vector<std::string> argv = {KVSERVER_BINARY, "--port", "0", "--bind", "127.0.0.1"};
+  std::vector<std::string> argv = prefix;
+  argv.insert(argv.end(), {"--port", "0", "--bind", "127.0.0.1"});
   argv.insert(argv.end(), args.begin(), args.end());
   auto proc = Spawn(argv, log);
   proc->dir_ = dir;

@@ -25,6 +25,10 @@ using Reply = std::unique_ptr<redisReply, ReplyDeleter>;
 class ServerProcess {
  public:
   static std::unique_ptr<ServerProcess> StartKvserver(const std::vector<std::string>& args = {});
+  // Like StartKvserver, with `config_file` first on the command line (kvserver's
+  // `kvserver config-file [--directive value ...]` form); --port 0 and --bind come after it.
+  static std::unique_ptr<ServerProcess> StartKvserverWithConfig(
+      const std::string& config_file, const std::vector<std::string>& args = {});
   static std::unique_ptr<ServerProcess> StartRedis(const std::vector<std::string>& args = {});
   ~ServerProcess();
 
@@ -46,6 +50,8 @@ class ServerProcess {
   ServerProcess() = default;
   static std::unique_ptr<ServerProcess> Spawn(const std::vector<std::string>& argv,
                                               const std::string& log_path);
+  static std::unique_ptr<ServerProcess> LaunchKvserver(const std::vector<std::string>& prefix,
+                                                       const std::vector<std::string>& args);
 
   pid_t pid_ = -1;
   int port_ = 0;
