@@ -7,7 +7,9 @@ namespace kv {
 bool Db::ExpireIfNeeded(std::string_view key, int64_t now_ms) {
   if (expires_.empty()) return false;
   auto it = expires_.find(key);
-  if (it == expires_.end() || it->second > now_ms) return false;
+  // Redis's keyIsExpired(): a key is expired once the time is past its deadline, so at the
+  // deadline itself it still exists (with a TTL of 0).
+  if (it == expires_.end() || it->second >= now_ms) return false;
   expires_.erase(it);
   entries_.erase(key);
   ++expired_keys_;
@@ -65,16 +67,22 @@ void Db::Clear() {
 
 Db::ExpireCycleResult Db::ActiveExpire(int64_t now_ms, size_t max_checks) {
   ExpireCycleResult result;
-  if (expires_.empty()) return result;
+  if (expires_.empty()) {
+    // Like Redis, the estimate starts afresh once there are no volatile keys.
+    avg_ttl_ms_ = 0;
+    return result;
+  }
   auto it = expire_cursor_.empty() ? expires_.end() : expires_.find(expire_cursor_);
   if (it == expires_.end()) it = expires_.begin();
   std::vector<std::string> doomed;
   int64_t ttl_sum = 0, ttl_samples = 0;
   while (result.checked < max_checks) {
     if (it == expires_.end()) it = expires_.begin();
-    if (it->second <= now_ms) {
+    // As in activeExpireCycleTryExpire(): expired when now > deadline. Only keys with time
+    // left count towards the average TTL.
+    if (it->second < now_ms) {
       doomed.push_back(it->first);
-    } else {
+    } else if (it->second > now_ms) {
       ttl_sum += it->second - now_ms;
       ++ttl_samples;
     }
