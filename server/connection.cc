@@ -2,9 +2,12 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+#include <boost/asio/deferred.hpp>
+#include <boost/asio/experimental/parallel_group.hpp>
 #include <boost/asio/redirect_error.hpp>
 #include <boost/asio/use_awaitable.hpp>
-#include <boost/asio/write.hpp>
+#include <exception>
 
 #include "server/server.h"
 
@@ -15,10 +18,18 @@ namespace asio = boost::asio;
 namespace {
 // Replies gathered beyond this are written before more input is processed.
 constexpr size_t kOutputHighWater = 256 * 1024;
+// Replies waiting for a client to read them, beyond which its requests are no longer read or run.
+// Redis buffers without limit for normal clients; this bounds the memory a client that never
+// reads can take, while leaving room for pipelines written in full before any reply is read.
+constexpr size_t kMaxPendingOutput = 16 * 1024 * 1024;
 // Each read asks for at least this much room, like Redis's PROTO_IOBUF_LEN.
 constexpr size_t kReadChunk = 16 * 1024;
 // Buffers that grew past this for one big request or reply are released once empty.
 constexpr size_t kKeepBufferCapacity = 64 * 1024;
+
+bool WouldBlock(const boost::system::error_code& ec) {
+  return ec == asio::error::would_block || ec == asio::error::try_again;
+}
 }  // namespace
 
 Connection::Connection(Server* server, Socket socket, uint64_t id)
@@ -38,45 +49,104 @@ void Connection::Close() {
 
 asio::awaitable<void> Connection::Run() {
   auto self = shared_from_this();
-  ServerState& st = server_->state_;
-  boost::system::error_code ec;
-  socket_.non_blocking(true, ec);
-  last_interaction_ms_ = st.clock->NowMs();
-  bool input_pending = false;
-  while (!closed_) {
-    if (!input_pending) {
-      co_await socket_.async_wait(Socket::wait_read, asio::redirect_error(asio::use_awaitable, ec));
-      if (ec || closed_) break;
-      in_.PrepareWrite(kReadChunk);
-      const size_t n =
-          socket_.read_some(asio::buffer(in_.data() + in_.size(), in_.WritableSize()), ec);
-      if (ec == asio::error::would_block || ec == asio::error::try_again) continue;
-      if (ec || n == 0) break;  // error or orderly close by the peer
-      in_.CommitWrite(n);
-      st.stats.total_net_input_bytes += n;
-      last_interaction_ms_ = st.clock->NowMs();
-      if (in_.size() > static_cast<size_t>(st.config.client_query_buffer_limit)) {
-        if (server_->log_) {
-          server_->log_->warn(
-              "Closing client id={} that reached max query buffer length ({} bytes)", state_.id,
-              in_.size());
-        }
-        break;
-      }
+  try {
+    co_await Serve();
+  } catch (const std::exception& e) {
+    // Whatever went wrong (an allocation failure for a huge value, say) ends this connection
+    // only, and the server forgets it either way.
+    if (server_->log_) {
+      server_->log_->warn("Closing client id={} after an internal error: {}", state_.id, e.what());
     }
-    input_pending = ProcessInput();
-    if (!out_.empty() && !co_await Flush()) break;
-    if (state_.close_after_reply) break;
-    in_.ShrinkIfEmpty(kKeepBufferCapacity);
-    out_.ShrinkIfEmpty(kKeepBufferCapacity);
   }
   Close();
   server_->Forget(this);
 }
 
+asio::awaitable<void> Connection::Serve() {
+  boost::system::error_code ec;
+  socket_.non_blocking(true, ec);
+  last_interaction_ms_ = server_->state_.clock->NowMs();
+  bool input_left = false;  // the input may hold complete commands that have not run yet
+  while (!closed_) {
+    // Run commands and write their replies until the input holds no complete command, or the
+    // client has too many replies waiting.
+    while (true) {
+      if (input_left && !state_.close_after_reply && out_.size() < kMaxPendingOutput) {
+        input_left = ProcessInput();
+      }
+      if (!out_.empty() && !WriteOutput()) co_return;
+      if (!input_left || state_.close_after_reply || out_.size() >= kMaxPendingOutput) break;
+    }
+    const bool draining = state_.close_after_reply || peer_closed_;
+    if (draining && out_.empty()) co_return;
+    in_.ShrinkIfEmpty(kKeepBufferCapacity);
+    out_.ShrinkIfEmpty(kKeepBufferCapacity);
+
+    const bool want_read = !draining && out_.size() < kMaxPendingOutput;
+    bool readable = want_read;
+    if (want_read && out_.empty()) {
+      co_await socket_.async_wait(Socket::wait_read, asio::redirect_error(asio::use_awaitable, ec));
+      if (ec || closed_) co_return;
+    } else if (want_read) {
+      // Replies are waiting and the client may still be sending: whichever comes first.
+      auto [order, read_ec, write_ec] =
+          co_await asio::experimental::make_parallel_group(
+              socket_.async_wait(Socket::wait_read, asio::deferred),
+              socket_.async_wait(Socket::wait_write, asio::deferred))
+              .async_wait(asio::experimental::wait_for_one(), asio::use_awaitable);
+      readable = order[0] == 0;
+      if ((readable ? read_ec : write_ec) || closed_) co_return;
+    } else {
+      co_await socket_.async_wait(Socket::wait_write,
+                                  asio::redirect_error(asio::use_awaitable, ec));
+      if (ec || closed_) co_return;
+    }
+    if (readable) {
+      switch (ReadInput()) {
+        case ReadResult::kData:
+          input_left = true;
+          break;
+        case ReadResult::kNothing:
+          break;
+        case ReadResult::kEof:
+          // The peer closed (or shut down its side of) the connection: the replies still waiting
+          // are written, as far as it lets us, before the connection closes.
+          peer_closed_ = true;
+          break;
+        case ReadResult::kFail:
+          co_return;
+      }
+    }
+  }
+}
+
+Connection::ReadResult Connection::ReadInput() {
+  ServerState& st = server_->state_;
+  boost::system::error_code ec;
+  in_.PrepareWrite(kReadChunk);
+  const size_t n = socket_.read_some(asio::buffer(in_.data() + in_.size(), in_.WritableSize()), ec);
+  if (WouldBlock(ec)) return ReadResult::kNothing;
+  // Asio reports the peer's orderly close as error::eof.
+  if (ec == asio::error::eof || (!ec && n == 0)) return ReadResult::kEof;
+  if (ec) return ReadResult::kFail;
+  in_.CommitWrite(n);
+  st.stats.total_net_input_bytes += n;
+  last_interaction_ms_ = st.clock->NowMs();
+  if (in_.size() > static_cast<size_t>(st.config.client_query_buffer_limit)) {
+    if (server_->log_) {
+      server_->log_->warn("Closing client id={} that reached max query buffer length ({} bytes)",
+                          state_.id, in_.size());
+    }
+    return ReadResult::kFail;
+  }
+  return ReadResult::kData;
+}
+
 bool Connection::ProcessInput() {
   ServerState& st = server_->state_;
   const int64_t now_ms = st.clock->NowMs();
+  // Stop after a batch of output, so that it is written before more is produced.
+  const size_t stop_at = std::min(out_.size() + kOutputHighWater, kMaxPendingOutput);
   while (!in_.empty()) {
     size_t consumed = 0;
     RespParser::Status status = parser_.Parse(in_.view(), &consumed);
@@ -100,30 +170,25 @@ bool Connection::ProcessInput() {
     // The arguments point into the input buffer: drop the command only after it ran.
     in_.Consume(consumed);
     if (state_.close_after_reply) return false;
-    if (out_.size() >= kOutputHighWater) return !in_.empty();
+    if (out_.size() >= stop_at) return !in_.empty();
   }
   return false;
 }
 
-asio::awaitable<bool> Connection::Flush() {
+bool Connection::WriteOutput() {
   ServerState& st = server_->state_;
   boost::system::error_code ec;
   while (!out_.empty()) {
     const size_t n = socket_.write_some(asio::buffer(out_.data(), out_.size()), ec);
-    if (ec == asio::error::would_block || ec == asio::error::try_again) {
-      co_await socket_.async_wait(Socket::wait_write,
-                                  asio::redirect_error(asio::use_awaitable, ec));
-      if (ec || closed_) co_return false;
-      continue;
-    }
-    if (ec) co_return false;
+    if (WouldBlock(ec)) return true;
+    if (ec) return false;
     out_.Consume(n);
     st.stats.total_net_output_bytes += n;
     // As in Redis's writeToClient, output counts as interaction: a client slowly reading a large
     // reply is busy, not idle, and the timeout must not cut the reply off.
     if (n > 0) last_interaction_ms_ = st.clock->NowMs();
   }
-  co_return true;
+  return true;
 }
 
 }  // namespace kv

@@ -15,8 +15,11 @@ namespace kv {
 class Server;
 
 // One client connection. Its loop, like Redis's event handlers: wait until the socket is
-// readable, read what is there, run every complete command in the input, write all replies in
-// one go, repeat. Reading pauses while replies wait to be written, so a client that does not read
+// readable, read what is there, run every complete command in the input and write the replies,
+// repeat. When the socket does not take all the replies at once, the loop waits for it to be
+// readable or writable, whichever comes first: clients that send a whole pipeline before reading
+// any reply must not deadlock against a server that waits for them to read. Only once
+// kMaxPendingOutput bytes of replies wait does reading pause, so a client that never reads
 // cannot make the server buffer without bound.
 class Connection : public std::enable_shared_from_this<Connection> {
  public:
@@ -32,11 +35,20 @@ class Connection : public std::enable_shared_from_this<Connection> {
   int64_t last_interaction_ms() const { return last_interaction_ms_; }
 
  private:
+  // Returns when the connection should close.
+  boost::asio::awaitable<void> Serve();
   // Runs the complete commands at the front of the input. Returns true when it stopped early
-  // because enough output is waiting, with complete commands possibly left in the input.
+  // because enough output was produced, with complete commands possibly left in the input.
   bool ProcessInput();
-  // Writes all pending output; false when the connection is gone.
-  boost::asio::awaitable<bool> Flush();
+  enum class ReadResult {
+    kData,     // bytes arrived
+    kNothing,  // a spurious wakeup
+    kEof,      // the peer will send no more
+    kFail,     // a read error or the query buffer limit: close at once
+  };
+  ReadResult ReadInput();
+  // Writes as much pending output as the socket takes without blocking; false on an error.
+  bool WriteOutput();
 
   Server* server_;
   Socket socket_;
@@ -47,6 +59,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   ReplyWriter writer_;
   int64_t last_interaction_ms_ = 0;
   bool closed_ = false;
+  bool peer_closed_ = false;  // the peer sent EOF: no more input will come
 };
 
 }  // namespace kv

@@ -82,6 +82,31 @@ TEST(Pipelining, HiredisPipelineOfTenThousand) {
   EXPECT_EQ(DbSize(c.get()), 10000);
 }
 
+TEST(Pipelining, ClientThatWritesEverythingBeforeReading) {
+  // hiredis, redis-py and most clients send a whole pipeline before reading any reply. With 20 MB
+  // of requests whose replies are 20 MB too, neither side's kernel buffers can hold it all: the
+  // server has to keep reading requests while replies wait, or both ends block forever.
+  auto server = ServerProcess::StartKvserver();
+  ASSERT_TRUE(server);
+  auto c = server->Connect();
+  const std::string value(2048, 'p');
+  constexpr int kPairs = 10000;
+  for (int i = 0; i < kPairs; ++i) {
+    ASSERT_EQ(redisAppendCommand(c.get(), "SET key:%d %b", i, value.data(), value.size()),
+              REDIS_OK);
+    ASSERT_EQ(redisAppendCommand(c.get(), "GET key:%d", i), REDIS_OK);
+  }
+  // The first redisGetReply writes the whole pipeline (blocking, 10 s socket timeout) before
+  // reading.
+  for (int i = 0; i < kPairs; ++i) {
+    void* raw = nullptr;
+    ASSERT_EQ(redisGetReply(c.get(), &raw), REDIS_OK) << "pair " << i << ": " << c->errstr;
+    ASSERT_EQ(Str(Reply(static_cast<redisReply*>(raw))), "OK");
+    ASSERT_EQ(redisGetReply(c.get(), &raw), REDIS_OK) << "pair " << i << ": " << c->errstr;
+    ASSERT_EQ(Str(Reply(static_cast<redisReply*>(raw))), value);
+  }
+}
+
 TEST(BinarySafety, ValuesWithNulAndCrlf) {
   auto server = ServerProcess::StartKvserver();
   ASSERT_TRUE(server);
@@ -292,6 +317,39 @@ TEST(PartialCommands, CommandSplitAcrossManyWrites) {
     std::this_thread::sleep_for(std::chrono::microseconds(300));
   }
   EXPECT_EQ(raw.Read(5 + 10), "+OK\r\n$4\r\na\r\nb\r\n");
+}
+
+TEST(PartialCommands, HalfClosedClientGetsEveryReply) {
+  // A client may shut down its sending side right after its requests (printf ... | nc -N):
+  // the replies it asked for are still delivered before the server closes.
+  auto server = ServerProcess::StartKvserver();
+  ASSERT_TRUE(server);
+  {
+    RawClient raw(server->port());
+    ASSERT_TRUE(raw.SendAll("PING\r\nSET k v\r\n"));
+    raw.ShutdownWrite();
+    bool closed = false;
+    EXPECT_EQ(raw.ReadUntilClosed(5000, &closed), "+PONG\r\n+OK\r\n");
+    EXPECT_TRUE(closed);
+  }
+  auto c = server->Connect();
+  const std::string value(1024 * 1024, 'h');
+  ASSERT_EQ(Str(Command(c.get(), "SET big %b", value.data(), value.size())), "OK");
+  RawClient raw(server->port());
+  std::string request;
+  for (int i = 0; i < 20; ++i) request += "GET big\r\n";
+  ASSERT_TRUE(raw.SendAll(request));
+  raw.ShutdownWrite();
+  // 20 MB of replies: more than the socket buffers hold, so most are written after the EOF.
+  bool closed = false;
+  const std::string replies = raw.ReadUntilClosed(20000, &closed);
+  EXPECT_TRUE(closed);
+  ASSERT_EQ(replies.size(), 20 * (BulkReply(value).size()));
+  for (int i = 0; i < 20; ++i) {
+    ASSERT_TRUE(std::string_view(replies).substr(i * BulkReply(value).size(),
+                                                 BulkReply(value).size()) == BulkReply(value))
+        << "reply " << i;
+  }
 }
 
 TEST(Limits, ProtoMaxBulkLen) {

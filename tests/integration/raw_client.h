@@ -63,6 +63,9 @@ class RawClient {
   bool ok() const { return fd_ >= 0; }
   int fd() const { return fd_; }
 
+  // Half-closes the connection: the peer reads EOF, and this side can still read.
+  void ShutdownWrite() { ::shutdown(fd_, SHUT_WR); }
+
   void Close() {
     if (fd_ >= 0) ::close(fd_);
     fd_ = -1;
