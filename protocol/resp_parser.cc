@@ -8,6 +8,15 @@
 #include "protocol/number.h"
 
 namespace kv {
+namespace {
+
+// Redis's strchr(): the first `c` in `s`, or nullptr when a NUL byte (or the end) comes first.
+const char* FindBeforeNul(const char* s, size_t n, char c) {
+  const char* p = static_cast<const char*>(std::memchr(s, c, n));
+  return std::memchr(s, '\0', p ? static_cast<size_t>(p - s) : n) ? nullptr : p;
+}
+
+}  // namespace
 
 void RespParser::Reset() {
   in_multibulk_ = false;
@@ -42,7 +51,7 @@ RespParser::Status RespParser::Parse(std::string_view input, size_t* consumed) {
 RespParser::Status RespParser::ParseMultibulk(std::string_view in, size_t* consumed) {
   if (!in_multibulk_) {
     // The count line. Like Redis, look for '\r' and require one more byte after it.
-    const char* cr = static_cast<const char*>(std::memchr(in.data(), '\r', in.size()));
+    const char* cr = FindBeforeNul(in.data(), in.size(), '\r');
     if (cr == nullptr || static_cast<size_t>(cr - in.data()) + 2 > in.size()) {
       if (in.size() > limits_->max_inline_len) return Fail(ProtocolError::kTooBigMbulkCount);
       return Status::kNeedMore;
@@ -73,7 +82,7 @@ RespParser::Status RespParser::ParseMultibulk(std::string_view in, size_t* consu
       if (pos_ >= in.size()) return Status::kNeedMore;
       const char* start = in.data() + pos_;
       const size_t avail = in.size() - pos_;
-      const char* cr = static_cast<const char*>(std::memchr(start, '\r', avail));
+      const char* cr = FindBeforeNul(start, avail, '\r');
       if (cr == nullptr || static_cast<size_t>(cr - start) + 2 > avail) {
         if (avail > limits_->max_inline_len) return Fail(ProtocolError::kTooBigBulkCount);
         return Status::kNeedMore;
@@ -112,11 +121,15 @@ RespParser::Status RespParser::ParseMultibulk(std::string_view in, size_t* consu
 }
 
 RespParser::Status RespParser::ParseInline(std::string_view in, size_t* consumed) {
-  const char* nl = static_cast<const char*>(
-      std::memchr(in.data() + inline_scanned_, '\n', in.size() - inline_scanned_));
-  if (nl == nullptr) {
+  const char* scan = in.data() + inline_scanned_;
+  const size_t avail = in.size() - inline_scanned_;
+  const char* nl = static_cast<const char*>(std::memchr(scan, '\n', avail));
+  // Redis finds the newline with strchr: a NUL byte before it hides it, so the request never
+  // completes (until it is too big). Scanning stops at the NUL, which is found again next time.
+  const char* nul = static_cast<const char*>(std::memchr(scan, '\0', nl ? nl - scan : avail));
+  if (nl == nullptr || nul != nullptr) {
     if (in.size() > limits_->max_inline_len) return Fail(ProtocolError::kTooBigInline);
-    inline_scanned_ = in.size();
+    inline_scanned_ = nul != nullptr ? static_cast<size_t>(nul - in.data()) : in.size();
     return Status::kNeedMore;
   }
   inline_scanned_ = 0;

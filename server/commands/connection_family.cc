@@ -25,8 +25,10 @@ void Quit(CommandContext& ctx) {
 
 void Select(CommandContext& ctx) {
   auto index = ParseInt64(ctx.args[1]);
-  if (!index || *index < INT_MIN || *index > INT_MAX) {
-    return ctx.reply.Error(errors::kNotInteger);
+  if (!index) return ctx.reply.Error(errors::kNotInteger);
+  // Redis's getIntFromObjectOrReply: an integer outside int gets its own message.
+  if (*index < INT_MIN || *index > INT_MAX) {
+    return ctx.reply.Error("value is out of range, value must between -2147483648 and 2147483647");
   }
   if (*index < 0 || static_cast<size_t>(*index) >= ctx.server.dbs.count()) {
     return ctx.reply.Error(errors::kDbIndexOutOfRange);

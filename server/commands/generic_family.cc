@@ -32,7 +32,9 @@ enum ExpireFlag : uint32_t { kNx = 1, kXx = 2, kGt = 4, kLt = 8 };
 void ExpireGeneric(CommandContext& ctx, bool seconds) {
   uint32_t flags = 0;
   for (size_t j = 3; j < ctx.args.size(); ++j) {
+    // Redis compares options as C strings (strcasecmp): a NUL byte ends one.
     std::string_view opt = ctx.args[j];
+    opt = opt.substr(0, opt.find('\0'));
     if (EqualsIgnoreCase(opt, "nx")) {
       flags |= kNx;
     } else if (EqualsIgnoreCase(opt, "xx")) {
@@ -42,7 +44,9 @@ void ExpireGeneric(CommandContext& ctx, bool seconds) {
     } else if (EqualsIgnoreCase(opt, "lt")) {
       flags |= kLt;
     } else {
-      return ctx.reply.Error("Unsupported option " + std::string(opt.substr(0, opt.find('\0'))));
+      // addReplyErrorFormat trims CR and LF from the end of the message.
+      while (!opt.empty() && (opt.back() == '\r' || opt.back() == '\n')) opt.remove_suffix(1);
+      return ctx.reply.Error("Unsupported option " + std::string(opt));
     }
   }
   if ((flags & kNx) && (flags & (kXx | kGt | kLt))) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "server/command_registry.h"
@@ -15,7 +16,10 @@
 namespace kv {
 namespace {
 
-bool Is(std::string_view arg, std::string_view word) { return EqualsIgnoreCase(arg, word); }
+// Redis compares option words as C strings (strcasecmp): a NUL byte ends an argument.
+bool Is(std::string_view arg, std::string_view word) {
+  return EqualsIgnoreCase(arg.substr(0, arg.find('\0')), word);
+}
 
 // FLUSHDB/FLUSHALL take an optional ASYNC or SYNC; both free memory at once here.
 bool ValidFlushArgs(CommandContext& ctx) {
@@ -68,20 +72,25 @@ void Shutdown(CommandContext& ctx) {
 }
 
 void ConfigGet(CommandContext& ctx) {
-  std::vector<const Directive*> matches;
+  // Each match with the name to reply with: like Redis, a pattern without glob characters is
+  // looked up by name (case-insensitively) and answered with the spelling the client used.
+  std::vector<std::pair<const Directive*, std::string_view>> matches;
   std::set<std::string_view> seen;
   for (size_t i = 2; i < ctx.args.size(); ++i) {
     std::string_view pattern = ctx.args[i];
+    const bool glob =
+        pattern.substr(0, pattern.find('\0')).find_first_of("[*?") != std::string_view::npos;
     for (const Directive& d : Directives()) {
-      if (seen.count(d.name) == 0 && GlobMatch(pattern, d.name, true)) {
+      if (seen.count(d.name) != 0) continue;
+      if (glob ? GlobMatch(pattern, d.name, true) : EqualsIgnoreCase(pattern, d.name)) {
         seen.insert(d.name);
-        matches.push_back(&d);
+        matches.emplace_back(&d, glob ? std::string_view(d.name) : pattern);
       }
     }
   }
   ctx.reply.MapHeader(matches.size());
-  for (const Directive* d : matches) {
-    ctx.reply.Bulk(d->name);
+  for (const auto& [d, name] : matches) {
+    ctx.reply.Bulk(name);
     ctx.reply.Bulk(d->get(ctx.server.config));
   }
 }

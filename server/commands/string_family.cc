@@ -11,7 +11,10 @@
 namespace kv {
 namespace {
 
-bool Is(std::string_view arg, std::string_view word) { return EqualsIgnoreCase(arg, word); }
+// Redis reads SET options as C strings: a NUL byte ends one ("nx\0..." is NX).
+bool Is(std::string_view arg, std::string_view word) {
+  return EqualsIgnoreCase(arg.substr(0, arg.find('\0')), word);
+}
 
 // The value of a string key for reading, counting a keyspace hit or miss as Redis's lookupKeyRead.
 const Value* LookupRead(CommandContext& ctx, std::string_view key) {
