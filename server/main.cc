@@ -68,6 +68,9 @@ std::shared_ptr<spdlog::logger> MakeLogger(const kv::Config& config) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // SIGPIPE would kill the process when a client vanishes mid-write, or when whoever reads the
+  // log on stdout goes away, even during startup.
+  std::signal(SIGPIPE, SIG_IGN);
   kv::CommandLine cmdline = kv::ParseCommandLine(argc, argv);
   switch (cmdline.action) {
     case kv::CommandLine::Action::kVersion:
@@ -102,6 +105,9 @@ int main(int argc, char** argv) {
     log->info("Configuration loaded from {}", cmdline.config.config_file);
   }
 
+  // Signals are caught before the server says it is ready: whoever waits for the readiness line
+  // may stop it right away, and must get a clean exit.
+  boost::asio::signal_set signals(server.io_context(), SIGINT, SIGTERM);
   if (auto err = server.Start()) {
     log->warn("{}", *err);
     std::fprintf(stderr, "kvserver: %s\n", err->c_str());
@@ -109,7 +115,6 @@ int main(int argc, char** argv) {
   }
   log->info("Server initialized, port {}", server.port());
 
-  boost::asio::signal_set signals(server.io_context(), SIGINT, SIGTERM);
   signals.async_wait([&](const boost::system::error_code& ec, int signo) {
     if (ec) return;
     log->info("Received {} scheduling shutdown...", signo == SIGINT ? "SIGINT" : "SIGTERM");
@@ -120,9 +125,6 @@ int main(int argc, char** argv) {
     signals.cancel();
     server.Stop();
   };
-  // SIGPIPE would kill the process when a client vanishes mid-write.
-  std::signal(SIGPIPE, SIG_IGN);
-
   server.Run();
   log->info("kvserver is now ready to exit, bye bye...");
   return 0;

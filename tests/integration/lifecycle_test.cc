@@ -87,6 +87,17 @@ TEST_P(SignalTest, ExitsZeroWithByeBye) {
   EXPECT_FALSE(Contains(log_before, "bye bye"));
 }
 
+TEST_P(SignalTest, RightAfterTheReadinessLine) {
+  // Whoever waits for "Ready to accept connections" may stop the server at once.
+  for (int i = 0; i < 10; ++i) {
+    auto server = ServerProcess::StartKvserver();
+    ASSERT_TRUE(server);
+    const int status = server->Stop(GetParam());
+    ASSERT_TRUE(WIFEXITED(status)) << "round " << i << ": killed by signal " << WTERMSIG(status);
+    EXPECT_EQ(WEXITSTATUS(status), 0);
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Signals, SignalTest, ::testing::Values(SIGTERM, SIGINT),
                          [](const ::testing::TestParamInfo<int>& info) {
                            return std::string(info.param == SIGINT ? "SIGINT" : "SIGTERM");
