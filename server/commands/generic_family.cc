@@ -18,10 +18,21 @@ void Del(CommandContext& ctx) {
   ctx.reply.Integer(deleted);
 }
 
+// Whether `key` is live, counting a keyspace hit or miss as Redis's lookupKeyRead does (EXISTS,
+// TTL and PTTL count; the write commands do not).
+bool ExistsForRead(CommandContext& ctx, std::string_view key) {
+  const bool found = ctx.db().Exists(key, ctx.now_ms);
+  if (found) {
+    ++ctx.server.stats.keyspace_hits;
+  } else {
+    ++ctx.server.stats.keyspace_misses;
+  }
+  return found;
+}
+
 void Exists(CommandContext& ctx) {
-  Db& db = ctx.db();
   int64_t found = 0;
-  for (size_t i = 1; i < ctx.args.size(); ++i) found += db.Exists(ctx.args[i], ctx.now_ms);
+  for (size_t i = 1; i < ctx.args.size(); ++i) found += ExistsForRead(ctx, ctx.args[i]);
   ctx.reply.Integer(found);
 }
 
@@ -91,7 +102,7 @@ void PExpire(CommandContext& ctx) { ExpireGeneric(ctx, false); }
 
 void TtlGeneric(CommandContext& ctx, bool seconds) {
   Db& db = ctx.db();
-  if (!db.Exists(ctx.args[1], ctx.now_ms)) return ctx.reply.Integer(-2);
+  if (!ExistsForRead(ctx, ctx.args[1])) return ctx.reply.Integer(-2);
   const int64_t at = db.GetExpire(ctx.args[1]);
   if (at == kNoExpiry) return ctx.reply.Integer(-1);
   int64_t ttl = at - ctx.now_ms;
@@ -111,23 +122,20 @@ void Persist(CommandContext& ctx) {
 }  // namespace
 
 void RegisterGenericFamily(CommandRegistry& r) {
-  r.Register({"del", -2, kCmdWrite, 1, -1, 1, Del, "generic", "Deletes one or more keys.", "1.0.0",
+  r.Register({"del", -2, kCmdWrite, 1, -1, 1, Del, "generic", "Delete a key", "1.0.0",
               "@keyspace @write @slow"});
   r.Register({"exists", -2, kCmdReadOnly | kCmdFast, 1, -1, 1, Exists, "generic",
-              "Determines whether one or more keys exist.", "1.0.0", "@keyspace @read @fast"});
+              "Determine if a key exists", "1.0.0", "@keyspace @read @fast"});
   r.Register({"expire", -3, kCmdWrite | kCmdFast, 1, 1, 1, Expire, "generic",
-              "Sets the expiration time of a key in seconds.", "1.0.0", "@keyspace @write @fast"});
+              "Set a key's time to live in seconds", "1.0.0", "@keyspace @write @fast"});
   r.Register({"pexpire", -3, kCmdWrite | kCmdFast, 1, 1, 1, PExpire, "generic",
-              "Sets the expiration time of a key in milliseconds.", "2.6.0",
-              "@keyspace @write @fast"});
+              "Set a key's time to live in milliseconds", "2.6.0", "@keyspace @write @fast"});
   r.Register({"ttl", 2, kCmdReadOnly | kCmdFast, 1, 1, 1, Ttl, "generic",
-              "Returns the expiration time in seconds of a key.", "1.0.0",
-              "@keyspace @read @fast"});
+              "Get the time to live for a key in seconds", "1.0.0", "@keyspace @read @fast"});
   r.Register({"pttl", 2, kCmdReadOnly | kCmdFast, 1, 1, 1, PTtl, "generic",
-              "Returns the expiration time in milliseconds of a key.", "2.6.0",
-              "@keyspace @read @fast"});
+              "Get the time to live for a key in milliseconds", "2.6.0", "@keyspace @read @fast"});
   r.Register({"persist", 2, kCmdWrite | kCmdFast, 1, 1, 1, Persist, "generic",
-              "Removes the expiration time of a key.", "2.2.0", "@keyspace @write @fast"});
+              "Remove the expiration from a key", "2.2.0", "@keyspace @write @fast"});
 }
 
 }  // namespace kv

@@ -104,7 +104,8 @@ void Set(CommandContext& ctx) {
 
   Db& db = ctx.db();
   const std::string_view key = ctx.args[1];
-  const Value* old = db.Find(key, ctx.now_ms);
+  // With GET the old value is read as GET reads it, counting a keyspace hit or miss.
+  const Value* old = (flags & kSetGet) ? LookupRead(ctx, key) : db.Find(key, ctx.now_ms);
   if (flags & kSetGet) {
     if (old == nullptr) {
       ctx.reply.Null();
@@ -187,34 +188,24 @@ constexpr uint32_t kWrite = kCmdWrite | kCmdDenyOom;
 
 void RegisterStringFamily(CommandRegistry& r) {
   // name, arity, flags, first key, last key, step, handler, group, summary, since, ACL categories
-  r.Register({"get", 2, kRead | kCmdFast, 1, 1, 1, Get, "string",
-              "Returns the string value of a key.", "1.0.0", "@read @string @fast"});
-  r.Register({"set", -3, kWrite, 1, 1, 1, Set, "string",
-              "Sets the string value of a key, ignoring its type. The key is created if it "
-              "doesn't exist.",
-              "1.0.0", "@write @string @slow"});
-  r.Register({"incr", 2, kWrite | kCmdFast, 1, 1, 1, Incr, "string",
-              "Increments the integer value of a key by one. Uses 0 as initial value if the key "
-              "doesn't exist.",
-              "1.0.0", "@write @string @fast"});
-  r.Register({"decr", 2, kWrite | kCmdFast, 1, 1, 1, Decr, "string",
-              "Decrements the integer value of a key by one. Uses 0 as initial value if the key "
-              "doesn't exist.",
-              "1.0.0", "@write @string @fast"});
-  r.Register({"incrby", 3, kWrite | kCmdFast, 1, 1, 1, IncrByCommand, "string",
-              "Increments the integer value of a key by a number. Uses 0 as initial value if the "
-              "key doesn't exist.",
-              "1.0.0", "@write @string @fast"});
-  r.Register({"decrby", 3, kWrite | kCmdFast, 1, 1, 1, DecrByCommand, "string",
-              "Decrements a number from the integer value of a key. Uses 0 as initial value if "
-              "the key doesn't exist.",
-              "1.0.0", "@write @string @fast"});
-  r.Register({"mset", -3, kWrite, 1, -1, 2, MSet, "string",
-              "Atomically creates or modifies the string values of one or more keys.", "1.0.1",
-              "@write @string @slow"});
-  r.Register({"mget", -2, kRead | kCmdFast, 1, -1, 1, MGet, "string",
-              "Atomically returns the string values of one or more keys.", "1.0.0",
+  r.Register({"get", 2, kRead | kCmdFast, 1, 1, 1, Get, "string", "Get the value of a key", "1.0.0",
               "@read @string @fast"});
+  r.Register({"set", -3, kWrite, 1, 1, 1, Set, "string", "Set the string value of a key", "1.0.0",
+              "@write @string @slow"});
+  r.Register({"incr", 2, kWrite | kCmdFast, 1, 1, 1, Incr, "string",
+              "Increment the integer value of a key by one", "1.0.0", "@write @string @fast"});
+  r.Register({"decr", 2, kWrite | kCmdFast, 1, 1, 1, Decr, "string",
+              "Decrement the integer value of a key by one", "1.0.0", "@write @string @fast"});
+  r.Register({"incrby", 3, kWrite | kCmdFast, 1, 1, 1, IncrByCommand, "string",
+              "Increment the integer value of a key by the given amount", "1.0.0",
+              "@write @string @fast"});
+  r.Register({"decrby", 3, kWrite | kCmdFast, 1, 1, 1, DecrByCommand, "string",
+              "Decrement the integer value of a key by the given number", "1.0.0",
+              "@write @string @fast"});
+  r.Register({"mset", -3, kWrite, 1, -1, 2, MSet, "string", "Set multiple keys to multiple values",
+              "1.0.1", "@write @string @slow"});
+  r.Register({"mget", -2, kRead | kCmdFast, 1, -1, 1, MGet, "string",
+              "Get the values of all the given keys", "1.0.0", "@read @string @fast"});
 }
 
 }  // namespace kv
