@@ -40,14 +40,16 @@ void Select(CommandContext& ctx) {
 }  // namespace
 
 void RegisterConnectionFamily(CommandRegistry& r) {
-  r.Register({"ping", -1, kCmdFast, 0, 0, 0, Ping, "connection",
-              "Returns the server's liveliness response.", "1.0.0", "@fast @connection"});
-  r.Register({"echo", 2, kCmdFast, 0, 0, 0, Echo, "connection", "Returns the given string.",
-              "1.0.0", "@fast @connection"});
-  r.Register({"quit", -1, kCmdAllowBusy | kCmdNoAuth | kCmdFast | kCmdLoading | kCmdStale, 0, 0, 0,
-              Quit, "connection", "Closes the connection.", "1.0.0", "@fast @connection"});
+  r.Register({"ping", -1, kCmdFast, 0, 0, 0, Ping, "connection", "Ping the server", "1.0.0",
+              "@fast @connection"});
+  r.Register({"echo", 2, kCmdLoading | kCmdStale | kCmdFast, 0, 0, 0, Echo, "connection",
+              "Echo the given string", "1.0.0", "@fast @connection"});
+  r.Register({"quit", -1,
+              kCmdNoScript | kCmdLoading | kCmdStale | kCmdFast | kCmdNoAuth | kCmdAllowBusy, 0, 0,
+              0, Quit, "connection", "Close the connection", "1.0.0", "@fast @connection"});
   r.Register({"select", 2, kCmdLoading | kCmdStale | kCmdFast, 0, 0, 0, Select, "connection",
-              "Changes the selected database.", "1.0.0", "@fast @connection"});
+              "Change the selected database for the current connection", "1.0.0",
+              "@fast @connection"});
 }
 
 }  // namespace kv
