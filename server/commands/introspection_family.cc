@@ -1,19 +1,129 @@
 // COMMAND and its subcommands, generated from the command table.
 
+#include <iterator>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "server/command_registry.h"
 #include "server/commands/families.h"
+#include "server/dispatcher.h"
 #include "server/errors.h"
+#include "server/glob.h"
 #include "server/strings.h"
 
 namespace kv {
 namespace {
 
+bool Is(std::string_view arg, std::string_view word) {
+  return EqualsIgnoreCase(arg.substr(0, arg.find('\0')), word);
+}
+
 std::string FullName(const CommandSpec& spec) {
   return spec.parent.empty() ? std::string(spec.name)
                              : std::string(spec.parent) + "|" + std::string(spec.name);
+}
+
+// What Redis 7.0 reports for a command beyond the command table: the flags of its key
+// specification (and a note about them), its tips, and the documentation's complexity and
+// history. Commands that are not listed get the flags their command flags imply (RO access for
+// readonly commands, RW update for the others) and nothing else.
+struct CommandMeta {
+  std::string_view full_name;
+  std::string_view key_flags;  // space separated, as COMMAND INFO spells them
+  std::string_view key_notes;
+  std::string_view tips;  // space separated
+  std::string_view complexity;
+  // "since|changes" entries separated by '\n'.
+  std::string_view history;
+};
+
+constexpr CommandMeta kMeta[] = {
+    {"get", "RO access", "", "", "O(1)", ""},
+    {"set", "RW access update variable_flags", "RW and ACCESS due to the optional `GET` argument",
+     "", "O(1)",
+     "2.6.12|Added the `EX`, `PX`, `NX` and `XX` options.\n"
+     "6.0.0|Added the `KEEPTTL` option.\n"
+     "6.2.0|Added the `GET`, `EXAT` and `PXAT` option.\n"
+     "7.0.0|Allowed the `NX` and `GET` options to be used together."},
+    {"incr", "RW access update", "", "", "O(1)", ""},
+    {"decr", "RW access update", "", "", "O(1)", ""},
+    {"incrby", "RW access update", "", "", "O(1)", ""},
+    {"decrby", "RW access update", "", "", "O(1)", ""},
+    {"mset", "OW update", "", "request_policy:multi_shard response_policy:all_succeeded",
+     "O(N) where N is the number of keys to set.", ""},
+    {"mget", "RO access", "", "request_policy:multi_shard",
+     "O(N) where N is the number of keys to retrieve.", ""},
+    {"del", "RM delete", "", "request_policy:multi_shard response_policy:agg_sum",
+     "O(N) where N is the number of keys that will be removed. When a key to remove holds a "
+     "value other than a string, the individual complexity for this key is O(M) where M is the "
+     "number of elements in the list, set, sorted set or hash. Removing a single key that holds "
+     "a string value is O(1).",
+     ""},
+    {"exists", "RO", "", "request_policy:multi_shard response_policy:agg_sum",
+     "O(N) where N is the number of keys to check.", "3.0.3|Accepts multiple `key` arguments."},
+    {"expire", "RW update", "", "", "O(1)", "7.0.0|Added options: `NX`, `XX`, `GT` and `LT`."},
+    {"pexpire", "RW update", "", "", "O(1)", "7.0.0|Added options: `NX`, `XX`, `GT` and `LT`."},
+    {"ttl", "RO access", "", "nondeterministic_output", "O(1)", "2.8.0|Added the -2 reply."},
+    {"pttl", "RO access", "", "nondeterministic_output", "O(1)", "2.8.0|Added the -2 reply."},
+    {"persist", "RW update", "", "", "O(1)", ""},
+    {"ping", "", "", "request_policy:all_shards response_policy:all_succeeded", "O(1)", ""},
+    {"echo", "", "", "", "O(1)", ""},
+    {"quit", "", "", "", "O(1)", ""},
+    {"select", "", "", "", "O(1)", ""},
+    {"flushdb", "", "", "request_policy:all_shards response_policy:all_succeeded",
+     "O(N) where N is the number of keys in the selected database",
+     "4.0.0|Added the `ASYNC` flushing mode modifier.\n"
+     "6.2.0|Added the `SYNC` flushing mode modifier."},
+    {"flushall", "", "", "request_policy:all_shards response_policy:all_succeeded",
+     "O(N) where N is the total number of keys in all databases",
+     "4.0.0|Added the `ASYNC` flushing mode modifier.\n"
+     "6.2.0|Added the `SYNC` flushing mode modifier."},
+    {"dbsize", "", "", "request_policy:all_shards response_policy:agg_sum", "O(1)", ""},
+    {"shutdown", "", "", "",
+     "O(N) when saving, where N is the total number of keys in all databases when saving data, "
+     "otherwise O(1)",
+     "7.0.0|Added the `NOW`, `FORCE` and `ABORT` modifiers."},
+    {"info", "", "", "nondeterministic_output request_policy:all_shards response_policy:special",
+     "O(1)", "7.0.0|Added support for taking multiple section arguments."},
+    {"config", "", "", "", "Depends on subcommand.", ""},
+    {"config|get", "", "", "", "O(N) when N is the number of configuration parameters provided",
+     "7.0.0|Added the ability to pass multiple pattern parameters in one call"},
+    {"config|set", "", "", "request_policy:all_nodes response_policy:all_succeeded",
+     "O(N) when N is the number of configuration parameters provided",
+     "7.0.0|Added the ability to set multiple parameters in one call."},
+    {"config|resetstat", "", "", "", "O(1)", ""},
+    {"config|help", "", "", "", "O(1)", ""},
+    {"command", "", "", "nondeterministic_output_order",
+     "O(N) where N is the total number of Redis commands", ""},
+    {"command|count", "", "", "", "O(1)", ""},
+    {"command|info", "", "", "nondeterministic_output_order",
+     "O(N) where N is the number of commands to look up",
+     "7.0.0|Allowed to be called with no argument to get info on all commands."},
+    {"command|docs", "", "", "nondeterministic_output_order",
+     "O(N) where N is the number of commands to look up", ""},
+    {"command|list", "", "", "nondeterministic_output_order",
+     "O(N) where N is the total number of Redis commands", ""},
+    {"command|help", "", "", "", "O(1)", ""},
+    {"command|getkeys", "", "", "", "O(N) where N is the number of arguments to the command", ""},
+    {"command|getkeysandflags", "", "", "",
+     "O(N) where N is the number of arguments to the command", ""},
+};
+
+const CommandMeta* FindMeta(const CommandSpec& spec) {
+  const std::string name = FullName(spec);
+  for (const CommandMeta& meta : kMeta) {
+    if (meta.full_name == name) return &meta;
+  }
+  return nullptr;
+}
+
+// The flags of the command's single key specification.
+std::vector<std::string_view> KeySpecFlags(const CommandSpec& spec) {
+  const CommandMeta* meta = FindMeta(spec);
+  if (meta != nullptr && !meta->key_flags.empty()) return SplitWords(meta->key_flags);
+  if (spec.flags & kCmdReadOnly) return {"RO", "access"};
+  return {"RW", "update"};
 }
 
 std::vector<std::string_view> FlagNames(uint32_t flags) {
@@ -33,22 +143,25 @@ std::vector<std::string_view> FlagNames(uint32_t flags) {
   return names;
 }
 
+void ReplyStatusSet(ReplyWriter& r, const std::vector<std::string_view>& words) {
+  r.SetHeader(words.size());
+  for (std::string_view w : words) r.SimpleString(w);
+}
+
 // The key specification Redis 7 derives for a simple first/last/step command.
 void ReplyKeySpecs(CommandContext& ctx, const CommandSpec& spec) {
-  if (spec.first_key == 0) return ctx.reply.ArrayHeader(0);
   ReplyWriter& r = ctx.reply;
-  r.ArrayHeader(1);
-  r.MapHeader(3);
-  r.Bulk("flags");
-  if (spec.flags & kCmdWrite) {
-    r.SetHeader(2);
-    r.SimpleString("RW");
-    r.SimpleString("UPDATE");
-  } else {
-    r.SetHeader(2);
-    r.SimpleString("RO");
-    r.SimpleString("ACCESS");
+  if (spec.first_key == 0) return r.SetHeader(0);
+  const CommandMeta* meta = FindMeta(spec);
+  const bool notes = meta != nullptr && !meta->key_notes.empty();
+  r.SetHeader(1);
+  r.MapHeader(notes ? 4 : 3);
+  if (notes) {
+    r.Bulk("notes");
+    r.Bulk(meta->key_notes);
   }
+  r.Bulk("flags");
+  ReplyStatusSet(r, KeySpecFlags(spec));
   r.Bulk("begin_search");
   r.MapHeader(2);
   r.Bulk("type");
@@ -71,35 +184,56 @@ void ReplyKeySpecs(CommandContext& ctx, const CommandSpec& spec) {
   r.Integer(0);
 }
 
+// One command as COMMAND and COMMAND INFO describe it: ten fields, as Redis 7's
+// addReplyCommandInfo.
 void ReplyCommandInfo(CommandContext& ctx, const CommandSpec& spec) {
   ReplyWriter& r = ctx.reply;
   r.ArrayHeader(10);
   r.Bulk(FullName(spec));
   r.Integer(spec.arity);
-  auto flags = FlagNames(spec.flags);
-  r.SetHeader(flags.size());
-  for (std::string_view f : flags) r.SimpleString(f);
+  ReplyStatusSet(r, FlagNames(spec.flags));
   r.Integer(spec.first_key);
   r.Integer(spec.last_key);
   r.Integer(spec.key_step);
-  std::vector<std::string_view> categories = SplitWords(spec.acl_categories);
-  r.SetHeader(categories.size());
-  for (std::string_view c : categories) r.SimpleString(c);
-  r.ArrayHeader(0);  // tips
+  ReplyStatusSet(r, SplitWords(spec.acl_categories));
+  const CommandMeta* meta = FindMeta(spec);
+  const std::vector<std::string_view> tips =
+      meta != nullptr ? SplitWords(meta->tips) : std::vector<std::string_view>{};
+  r.SetHeader(tips.size());
+  for (std::string_view tip : tips) r.Bulk(tip);
   ReplyKeySpecs(ctx, spec);
+  if (spec.subcommands.empty()) return r.SetHeader(0);
   r.ArrayHeader(spec.subcommands.size());
   for (const CommandSpec& sub : spec.subcommands) ReplyCommandInfo(ctx, sub);
 }
 
 void ReplyCommandDocs(CommandContext& ctx, const CommandSpec& spec) {
   ReplyWriter& r = ctx.reply;
-  r.MapHeader(spec.subcommands.empty() ? 3 : 4);
+  const CommandMeta* meta = FindMeta(spec);
+  const bool complexity = meta != nullptr && !meta->complexity.empty();
+  const std::vector<std::string_view> history =
+      meta != nullptr ? SplitWords(meta->history, '\n') : std::vector<std::string_view>{};
+  r.MapHeader(3 + complexity + !history.empty() + !spec.subcommands.empty());
   r.Bulk("summary");
   r.Bulk(spec.summary);
   r.Bulk("since");
   r.Bulk(spec.since);
   r.Bulk("group");
   r.Bulk(spec.group);
+  if (complexity) {
+    r.Bulk("complexity");
+    r.Bulk(meta->complexity);
+  }
+  if (!history.empty()) {
+    r.Bulk("history");
+    r.SetHeader(history.size());
+    for (std::string_view entry : history) {
+      const size_t bar = entry.find('|');
+      r.ArrayHeader(2);
+      r.Bulk(entry.substr(0, bar));
+      r.Bulk(entry.substr(bar + 1));
+    }
+  }
   if (!spec.subcommands.empty()) {
     r.Bulk("subcommands");
     r.MapHeader(spec.subcommands.size());
@@ -110,12 +244,16 @@ void ReplyCommandDocs(CommandContext& ctx, const CommandSpec& spec) {
   }
 }
 
-// "config|get" or "get" to its table entry.
+// "config|get" or "get" to its table entry, as Redis's lookupCommandBySds: at most one '|', and
+// a name with a '|' must name a subcommand.
 const CommandSpec* Lookup(CommandContext& ctx, std::string_view name) {
-  size_t bar = name.find('|');
+  name = name.substr(0, name.find('\0'));
+  const size_t bar = name.find('|');
   const CommandSpec* spec = ctx.server.registry->Find(name.substr(0, bar));
   if (spec == nullptr || bar == std::string_view::npos) return spec;
-  return CommandRegistry::FindSubcommand(*spec, name.substr(bar + 1));
+  const std::string_view sub = name.substr(bar + 1);
+  if (sub.find('|') != std::string_view::npos) return nullptr;
+  return CommandRegistry::FindSubcommand(*spec, sub);
 }
 
 void Command(CommandContext& ctx) {
@@ -134,7 +272,7 @@ void CommandInfo(CommandContext& ctx) {
   for (size_t i = 2; i < ctx.args.size(); ++i) {
     const CommandSpec* spec = Lookup(ctx, ctx.args[i]);
     if (spec == nullptr) {
-      ctx.reply.NullArray();
+      ctx.reply.Null();
     } else {
       ReplyCommandInfo(ctx, *spec);
     }
@@ -157,41 +295,163 @@ void CommandDocs(CommandContext& ctx) {
   }
 }
 
+// COMMAND LIST [FILTERBY MODULE name|ACLCAT category|PATTERN pattern]: every command and
+// subcommand by full name, optionally filtered.
 void CommandList(CommandContext& ctx) {
-  if (ctx.args.size() != 2) return ctx.reply.Error(errors::kSyntax);
-  auto all = ctx.server.registry->All();
-  ctx.reply.ArrayHeader(all.size());
-  for (const CommandSpec* spec : all) ctx.reply.Bulk(spec->name);
+  enum class Filter { kNone, kModule, kAclCat, kPattern } filter = Filter::kNone;
+  std::string_view filter_arg;
+  for (size_t i = 2; i < ctx.args.size(); ++i) {
+    const size_t more = ctx.args.size() - 1 - i;
+    if (!Is(ctx.args[i], "filterby") || more != 2) return ctx.reply.Error(errors::kSyntax);
+    std::string_view type = ctx.args[i + 1];
+    if (Is(type, "module")) {
+      filter = Filter::kModule;
+    } else if (Is(type, "aclcat")) {
+      filter = Filter::kAclCat;
+    } else if (Is(type, "pattern")) {
+      filter = Filter::kPattern;
+    } else {
+      return ctx.reply.Error(errors::kSyntax);
+    }
+    filter_arg = ctx.args[i + 2];
+    i += 2;
+  }
+  auto listed = [&](const CommandSpec& spec, const std::string& full_name) {
+    switch (filter) {
+      case Filter::kNone:
+        return true;
+      case Filter::kModule:
+        return false;  // kvserver loads no modules
+      case Filter::kAclCat: {
+        const std::string_view cat = filter_arg.substr(0, filter_arg.find('\0'));
+        for (std::string_view c : SplitWords(spec.acl_categories)) {
+          if (c.size() > 1 && EqualsIgnoreCase(c.substr(1), cat)) return true;
+        }
+        return false;
+      }
+      case Filter::kPattern:
+        return GlobMatch(filter_arg.substr(0, filter_arg.find('\0')), full_name, true);
+    }
+    return false;
+  };
+  std::vector<std::string> names;
+  for (const CommandSpec* spec : ctx.server.registry->All()) {
+    std::string name = FullName(*spec);
+    if (listed(*spec, name)) names.push_back(std::move(name));
+    for (const CommandSpec& sub : spec->subcommands) {
+      std::string sub_name = FullName(sub);
+      if (listed(sub, sub_name)) names.push_back(std::move(sub_name));
+    }
+  }
+  ctx.reply.ArrayHeader(names.size());
+  for (const std::string& name : names) ctx.reply.Bulk(name);
 }
+
+void CommandHelp(CommandContext& ctx) {
+  static constexpr std::string_view kLines[] = {
+      "(no subcommand)",
+      "    Return details about all Redis commands.",
+      "COUNT",
+      "    Return the total number of commands in this Redis server.",
+      "LIST",
+      "    Return a list of all commands in this Redis server.",
+      "INFO [<command-name> ...]",
+      "    Return details about multiple Redis commands.",
+      "    If no command names are given, documentation details for all",
+      "    commands are returned.",
+      "DOCS [<command-name> ...]",
+      "    Return documentation details about multiple Redis commands.",
+      "    If no command names are given, documentation details for all",
+      "    commands are returned.",
+      "GETKEYS <full-command>",
+      "    Return the keys from a full Redis command.",
+      "GETKEYSANDFLAGS <full-command>",
+      "    Return the keys and the access flags from a full Redis command.",
+  };
+  ReplyWriter& r = ctx.reply;
+  r.ArrayHeader(std::size(kLines) + 3);
+  r.SimpleString("COMMAND <subcommand> [<arg> [value] [opt] ...]. Subcommands are:");
+  for (std::string_view line : kLines) r.SimpleString(line);
+  r.SimpleString("HELP");
+  r.SimpleString("    Prints this help.");
+}
+
+// COMMAND GETKEYS / GETKEYSANDFLAGS <command> [args...]: the keys a command line would touch,
+// from the command's first/last/step key positions.
+void GetKeys(CommandContext& ctx, bool with_flags) {
+  const auto cmd_args = ctx.args.subspan(2);
+  const CommandSpec* spec = ctx.server.registry->Find(cmd_args[0]);
+  if (spec != nullptr && !spec->subcommands.empty() && cmd_args.size() >= 2) {
+    spec = CommandRegistry::FindSubcommand(*spec, cmd_args[1]);
+  }
+  if (spec == nullptr) return ctx.reply.Error("Invalid command specified");
+  if (spec->first_key == 0) return ctx.reply.Error("The command has no key arguments");
+  if (!ArityMatches(spec->arity, cmd_args.size())) {
+    return ctx.reply.Error("Invalid number of arguments specified for command");
+  }
+  const int argc = static_cast<int>(cmd_args.size());
+  const int last = spec->last_key < 0 ? argc + spec->last_key : spec->last_key;
+  std::vector<int> positions;
+  for (int i = spec->first_key; i <= last && i < argc; i += spec->key_step) positions.push_back(i);
+  // SET's key is only read when GET is given (Redis's setGetKeys).
+  std::vector<std::string_view> flags = KeySpecFlags(*spec);
+  if (spec->name == "set" && spec->parent.empty()) {
+    bool get = false;
+    for (size_t i = 3; i < cmd_args.size(); ++i) get = get || Is(cmd_args[i], "get");
+    flags = get ? std::vector<std::string_view>{"RW", "access", "update"}
+                : std::vector<std::string_view>{"OW", "update"};
+  }
+  ctx.reply.ArrayHeader(positions.size());
+  for (int pos : positions) {
+    if (!with_flags) {
+      ctx.reply.Bulk(cmd_args[pos]);
+      continue;
+    }
+    ctx.reply.ArrayHeader(2);
+    ctx.reply.Bulk(cmd_args[pos]);
+    ReplyStatusSet(ctx.reply, flags);
+  }
+}
+
+void CommandGetKeys(CommandContext& ctx) { GetKeys(ctx, false); }
+void CommandGetKeysAndFlags(CommandContext& ctx) { GetKeys(ctx, true); }
 
 constexpr uint32_t kIntro = kCmdLoading | kCmdStale;
 
 }  // namespace
 
 void RegisterIntrospectionFamily(CommandRegistry& r) {
-  r.Register({"command",
-              -1,
-              kIntro,
-              0,
-              0,
-              0,
-              Command,
-              "server",
-              "Returns detailed information about all commands.",
-              "2.8.13",
-              "@slow @connection",
-              {
-                  {"count", 2, kIntro, 0, 0, 0, CommandCount, "server",
-                   "Returns a count of commands.", "2.8.13", "@slow @connection"},
-                  {"info", -2, kIntro, 0, 0, 0, CommandInfo, "server",
-                   "Returns information about one, multiple or all commands.", "2.8.13",
-                   "@slow @connection"},
-                  {"docs", -2, kIntro, 0, 0, 0, CommandDocs, "server",
-                   "Returns documentary information about one, multiple or all commands.", "7.0.0",
-                   "@slow @connection"},
-                  {"list", -2, kIntro, 0, 0, 0, CommandList, "server",
-                   "Returns a list of command names.", "7.0.0", "@slow @connection"},
-              }});
+  r.Register(
+      {"command",
+       -1,
+       kIntro,
+       0,
+       0,
+       0,
+       Command,
+       "server",
+       "Get array of Redis command details",
+       "2.8.13",
+       "@slow @connection",
+       {
+           {"count", 2, kIntro, 0, 0, 0, CommandCount, "server",
+            "Get total number of Redis commands", "2.8.13", "@slow @connection"},
+           {"info", -2, kIntro, 0, 0, 0, CommandInfo, "server",
+            "Get array of specific Redis command details, or all when no argument is "
+            "given.",
+            "2.8.13", "@slow @connection"},
+           {"docs", -2, kIntro, 0, 0, 0, CommandDocs, "server",
+            "Get array of specific Redis command documentation", "7.0.0", "@slow @connection"},
+           {"list", -2, kIntro, 0, 0, 0, CommandList, "server",
+            "Get an array of Redis command names", "7.0.0", "@slow @connection"},
+           {"help", 2, kIntro, 0, 0, 0, CommandHelp, "server",
+            "Show helpful text about the different subcommands", "5.0.0", "@slow @connection"},
+           {"getkeys", -4, kIntro, 0, 0, 0, CommandGetKeys, "server",
+            "Extract keys given a full Redis command", "2.8.13", "@slow @connection"},
+           {"getkeysandflags", -4, kIntro, 0, 0, 0, CommandGetKeysAndFlags, "server",
+            "Extract keys and access flags given a full Redis command", "7.0.0",
+            "@slow @connection"},
+       }});
 }
 
 }  // namespace kv
