@@ -3,6 +3,7 @@
 
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 
 #include <fstream>
 #include <string>
@@ -297,6 +298,49 @@ TEST(Connections, ClientThatNeverReadsDoesNotGrowServerMemory) {
   EXPECT_TRUE(
       Eventually([&] { return InfoField(other.get(), "connected_clients") == "1"; }, 10000));
   EXPECT_EQ(Str(Command(other.get(), "PING")), "PONG");
+}
+
+TEST(Connections, ClientsVanishingWithPendingRepliesAreForgotten) {
+  auto server = ServerProcess::StartKvserver();
+  ASSERT_TRUE(server);
+  auto other = server->Connect();
+  const std::string value(50 * 1024, 'z');
+  ASSERT_EQ(Str(Command(other.get(), "SET v %b", value.data(), value.size())), "OK");
+  std::string request;
+  for (int i = 0; i < 100; ++i) request += "GET v\r\n";
+  // Each asks for 5 MB of replies and disconnects without reading a byte, some after
+  // reading a little.
+  for (int round = 0; round < 3; ++round) {
+    std::vector<RawClient> clients(10);
+    for (size_t i = 0; i < clients.size(); ++i) {
+      ASSERT_TRUE(clients[i].ConnectTcp(server->port()));
+      ASSERT_TRUE(clients[i].SendAll(request));
+      if (i % 2 == 0) clients[i].Read(1000, 1000);
+    }
+    ASSERT_EQ(Str(Command(other.get(), "PING")), "PONG");
+  }
+  EXPECT_TRUE(Eventually([&] { return InfoField(other.get(), "connected_clients") == "1"; }, 10000))
+      << InfoField(other.get(), "connected_clients");
+  EXPECT_EQ(Str(Command(other.get(), "PING")), "PONG");
+}
+
+TEST(Connections, StopsPromptlyWhileClientsHoldUnreadReplies) {
+  auto server = ServerProcess::StartKvserver();
+  ASSERT_TRUE(server);
+  auto other = server->Connect();
+  const std::string value(1024 * 1024, 's');
+  ASSERT_EQ(Str(Command(other.get(), "SET v %b", value.data(), value.size())), "OK");
+  std::vector<RawClient> stuck(5);
+  std::string request;
+  for (int i = 0; i < 100; ++i) request += "GET v\r\n";
+  for (RawClient& c : stuck) {
+    ASSERT_TRUE(c.ConnectTcp(server->port()));
+    ASSERT_TRUE(c.SendAll(request));
+  }
+  ASSERT_EQ(Str(Command(other.get(), "PING")), "PONG");
+  const int status = server->Stop(SIGTERM);
+  ASSERT_TRUE(WIFEXITED(status)) << status;
+  EXPECT_EQ(WEXITSTATUS(status), 0);
 }
 
 }  // namespace
