@@ -2,8 +2,11 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <climits>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -73,20 +76,38 @@ std::optional<std::string> SetLogLevel(Config& c, const Args& a) {
   return std::nullopt;
 }
 
+// Redis's CONFIG_BINDADDR_MAX.
+constexpr size_t kMaxBindAddresses = 16;
+
 std::optional<std::string> SetBind(Config& c, const Args& a) {
-  c.bind = a;
+  if (a.size() > kMaxBindAddresses) return "Too many bind addresses specified.";
+  // A single empty argument means no addresses at all, as in Redis.
+  if (a.size() == 1 && a[0].empty()) {
+    c.bind.clear();
+  } else {
+    c.bind = a;
+  }
   return std::nullopt;
 }
 
+// Redis's OCTAL_CONFIG parsing: strtoll in base 8 (so blanks, a sign and an empty text are
+// accepted as strtoll accepts them), then the range check printed in octal.
 std::optional<std::string> SetUnixSocketPerm(Config& c, const Args& a) {
-  // An octal mode, as chmod takes it.
-  int64_t v = 0;
-  if (a[0].empty() || a[0].size() > 4) return "argument couldn't be parsed into an integer";
-  for (char ch : a[0]) {
-    if (ch < '0' || ch > '7') return "argument couldn't be parsed into an integer";
-    v = v * 8 + (ch - '0');
-  }
+  errno = 0;
+  char* end = nullptr;
+  const long long v = std::strtoll(a[0].c_str(), &end, 8);
+  if (errno != 0 || *end != '\0') return "argument couldn't be parsed as an octal number";
+  if (static_cast<unsigned long long>(v) > 0777)
+    return "argument must be between 0 and 777 inclusive";
   c.unixsocketperm = v;
+  return std::nullopt;
+}
+
+// Redis takes any hz from 0 to INT_MAX and then keeps it within 1..500 (CONFIG_MIN_HZ and
+// CONFIG_MAX_HZ), so CONFIG GET hz shows the value actually used.
+std::optional<std::string> SetHz(Config& c, const Args& a) {
+  if (auto err = SetInt<&Config::hz, 0, INT_MAX>(c, a)) return err;
+  c.hz = std::clamp<int64_t>(c.hz, 1, 500);
   return std::nullopt;
 }
 
@@ -97,9 +118,19 @@ std::string GetUnixSocketPerm(const Config& c) {
 }
 
 std::optional<std::string> SetSave(Config& c, const Args& a) {
-  // Save points would promise snapshots to disk, which kvserver does not write.
-  std::string joined = JoinWords(a);
-  if (!StripWhitespace(joined).empty()) {
+  // Redis's checks first (a single "" means no save points; otherwise pairs of seconds >= 1 and
+  // changes >= 0), so malformed values get Redis's message.
+  const bool empty = a.empty() || (a.size() == 1 && a[0].c_str()[0] == '\0');
+  if (!empty) {
+    if (a.size() % 2 != 0) return "Invalid save parameters";
+    for (size_t j = 0; j < a.size(); ++j) {
+      char* end = nullptr;
+      const long long v = std::strtoll(a[j].c_str(), &end, 10);
+      if (*end != '\0' || (j % 2 == 0 && v < 1) || (j % 2 == 1 && v < 0)) {
+        return "Invalid save parameters";
+      }
+    }
+    // Valid save points would promise snapshots to disk, which kvserver does not write.
     return "kvserver keeps no data on disk: only save \"\" is supported";
   }
   c.save.clear();
@@ -123,7 +154,7 @@ std::optional<std::string> SetDaemonize(Config& c, const Args& a) {
 }
 
 std::optional<std::string> SetDir(Config& c, const Args& a) {
-  if (chdir(a[0].c_str()) != 0) return std::string("No such file or directory");
+  if (chdir(a[0].c_str()) != 0) return std::string(std::strerror(errno));
   c.dir = a[0];
   return std::nullopt;
 }
@@ -141,33 +172,38 @@ constexpr int64_t kMb = 1024 * 1024;
 }  // namespace
 
 const std::vector<Directive>& Directives() {
+  // name, CONFIG SET allowed, protected, min args, max args (0: any), get, set. Ranges and
+  // mutability are Redis 7.0's.
   static const std::vector<Directive> directives = {
-      {"port", false, 1, 1, GetInt<&Config::port>, SetInt<&Config::port, 0, kMaxPort>},
-      {"bind", false, 1, 0, [](const Config& c) { return JoinWords(c.bind); }, SetBind},
-      {"unixsocket", false, 1, 1, GetString<&Config::unixsocket>, SetString<&Config::unixsocket>},
-      {"unixsocketperm", false, 1, 1, GetUnixSocketPerm, SetUnixSocketPerm},
-      {"tcp-backlog", false, 1, 1, GetInt<&Config::tcp_backlog>,
+      {"port", false, false, 1, 1, GetInt<&Config::port>, SetInt<&Config::port, 0, kMaxPort>},
+      {"bind", false, false, 0, 0, [](const Config& c) { return JoinWords(c.bind); }, SetBind},
+      {"unixsocket", false, false, 1, 1, GetString<&Config::unixsocket>,
+       SetString<&Config::unixsocket>},
+      {"unixsocketperm", false, false, 1, 1, GetUnixSocketPerm, SetUnixSocketPerm},
+      {"tcp-backlog", false, false, 1, 1, GetInt<&Config::tcp_backlog>,
        SetInt<&Config::tcp_backlog, 0, INT_MAX>},
-      {"tcp-keepalive", true, 1, 1, GetInt<&Config::tcp_keepalive>,
+      {"tcp-keepalive", true, false, 1, 1, GetInt<&Config::tcp_keepalive>,
        SetInt<&Config::tcp_keepalive, 0, INT_MAX>},
-      {"loglevel", true, 1, 1, GetString<&Config::loglevel>, SetLogLevel},
-      {"logfile", false, 1, 1, GetString<&Config::logfile>, SetString<&Config::logfile>},
-      {"databases", false, 1, 1, GetInt<&Config::databases>,
+      {"loglevel", true, false, 1, 1, GetString<&Config::loglevel>, SetLogLevel},
+      {"logfile", false, false, 1, 1, GetString<&Config::logfile>, SetString<&Config::logfile>},
+      {"databases", false, false, 1, 1, GetInt<&Config::databases>,
        SetInt<&Config::databases, 1, INT_MAX>},
-      {"maxclients", true, 1, 1, GetInt<&Config::maxclients>,
-       SetInt<&Config::maxclients, 1, INT_MAX>},
-      {"timeout", true, 1, 1, GetInt<&Config::timeout>, SetInt<&Config::timeout, 0, INT_MAX>},
-      {"hz", true, 1, 1, GetInt<&Config::hz>, SetInt<&Config::hz, 1, 500>},
-      {"proto-max-bulk-len", true, 1, 1, GetInt<&Config::proto_max_bulk_len>,
+      {"maxclients", true, false, 1, 1, GetInt<&Config::maxclients>,
+       SetInt<&Config::maxclients, 1, UINT_MAX>},
+      {"timeout", true, false, 1, 1, GetInt<&Config::timeout>,
+       SetInt<&Config::timeout, 0, INT_MAX>},
+      {"hz", true, false, 1, 1, GetInt<&Config::hz>, SetHz},
+      {"proto-max-bulk-len", true, false, 1, 1, GetInt<&Config::proto_max_bulk_len>,
        SetMemory<&Config::proto_max_bulk_len, kMb>},
-      {"client-query-buffer-limit", true, 1, 1, GetInt<&Config::client_query_buffer_limit>,
+      {"client-query-buffer-limit", true, false, 1, 1, GetInt<&Config::client_query_buffer_limit>,
        SetMemory<&Config::client_query_buffer_limit, kMb>},
-      {"save", true, 1, 0, GetString<&Config::save>, SetSave},
-      {"appendonly", true, 1, 1,
+      {"save", true, false, 0, 0, GetString<&Config::save>, SetSave},
+      {"appendonly", true, false, 1, 1,
        [](const Config& c) { return std::string(c.appendonly ? "yes" : "no"); }, SetAppendOnly},
-      {"dir", true, 1, 1, GetDir, SetDir},
-      {"daemonize", false, 1, 1, [](const Config&) { return std::string("no"); }, SetDaemonize},
-      {"pidfile", false, 1, 1, GetString<&Config::pidfile>, SetString<&Config::pidfile>},
+      {"dir", true, true, 1, 1, GetDir, SetDir},
+      {"daemonize", false, false, 1, 1, [](const Config&) { return std::string("no"); },
+       SetDaemonize},
+      {"pidfile", false, false, 1, 1, GetString<&Config::pidfile>, SetString<&Config::pidfile>},
   };
   return directives;
 }
@@ -180,65 +216,93 @@ const Directive* FindDirective(std::string_view name) {
 }
 
 std::optional<int64_t> ParseMemory(std::string_view s) {
-  size_t digits_end = 0;
-  while (digits_end < s.size() && (std::isdigit(static_cast<unsigned char>(s[digits_end])) ||
-                                   (digits_end == 0 && s[0] == '-'))) {
-    ++digits_end;
-  }
-  std::string unit = ToLower(s.substr(digits_end));
-  int64_t mul;
-  if (unit.empty() || unit == "b") {
+  s = s.substr(0, s.find('\0'));  // Redis parses a C string
+  if (!s.empty() && s[0] == '-') return std::nullopt;
+  size_t digits = 0;
+  while (digits < s.size() && std::isdigit(static_cast<unsigned char>(s[digits]))) ++digits;
+  const std::string_view unit = s.substr(digits);
+  uint64_t mul;
+  if (unit.empty() || EqualsIgnoreCase(unit, "b")) {
     mul = 1;
-  } else if (unit == "k") {
+  } else if (EqualsIgnoreCase(unit, "k")) {
     mul = 1000;
-  } else if (unit == "kb") {
+  } else if (EqualsIgnoreCase(unit, "kb")) {
     mul = 1024;
-  } else if (unit == "m") {
+  } else if (EqualsIgnoreCase(unit, "m")) {
     mul = 1000 * 1000;
-  } else if (unit == "mb") {
+  } else if (EqualsIgnoreCase(unit, "mb")) {
     mul = 1024 * 1024;
-  } else if (unit == "g") {
-    mul = 1000LL * 1000 * 1000;
-  } else if (unit == "gb") {
-    mul = 1024LL * 1024 * 1024;
+  } else if (EqualsIgnoreCase(unit, "g")) {
+    mul = 1000ULL * 1000 * 1000;
+  } else if (EqualsIgnoreCase(unit, "gb")) {
+    mul = 1024ULL * 1024 * 1024;
   } else {
     return std::nullopt;
   }
-  auto v = ParseInt64(s.substr(0, digits_end));
-  if (!v || *v < 0) return std::nullopt;
-  if (*v > INT64_MAX / mul) return std::nullopt;
-  return *v * mul;
+  if (digits >= 128) return std::nullopt;  // memtoull's buffer
+  // strtoull: no digits is 0, too many saturates at ULLONG_MAX.
+  uint64_t val = 0;
+  for (size_t i = 0; i < digits; ++i) {
+    const uint64_t d = static_cast<uint64_t>(s[i] - '0');
+    if (val > (UINT64_MAX - d) / 10) {
+      val = UINT64_MAX;
+      break;
+    }
+    val = val * 10 + d;
+  }
+  return static_cast<int64_t>(val * mul);  // wraps like Redis's unchecked val*mul
 }
 
 std::optional<std::string> ApplyConfigText(std::string_view text, std::string_view source,
                                            Config* config) {
+  // Redis's loadServerConfigFromString: one directive per line, blank lines and comments skipped,
+  // words split as redis-cli splits them, the first error ends the load.
   size_t line_no = 0;
-  std::string storage;
-  std::vector<std::string_view> words;
+  std::string storage, sub_storage;
+  std::vector<std::string_view> words, sub_words;
   while (!text.empty()) {
     size_t nl = text.find('\n');
     std::string_view line = text.substr(0, nl);
     text = nl == std::string_view::npos ? std::string_view() : text.substr(nl + 1);
     ++line_no;
-    std::string_view trimmed = StripWhitespace(line);
-    if (trimmed.empty() || trimmed[0] == '#') continue;
+    while (!line.empty() && std::string_view(" \t\r\n").find(line.front()) != line.npos) {
+      line.remove_prefix(1);
+    }
+    while (!line.empty() && std::string_view(" \t\r\n").find(line.back()) != line.npos) {
+      line.remove_suffix(1);
+    }
+    if (line.empty() || line[0] == '#') continue;
 
     auto fail = [&](std::string_view why) {
       std::ostringstream out;
       out << "\n*** FATAL CONFIG FILE ERROR ***\n"
           << "Reading the configuration from " << source << ", at line " << line_no << "\n"
-          << ">>> '" << trimmed << "'\n"
+          << ">>> '" << line << "'\n"
           << why << "\n";
       return out.str();
     };
-    if (!SplitInlineArgs(trimmed, &storage, &words))
+    if (!SplitInlineArgs(line, &storage, &words)) {
       return fail("Unbalanced quotes in configuration line");
-    const Directive* d = FindDirective(words[0]);
-    const size_t nargs = words.size() - 1;
-    if (d == nullptr || nargs < d->min_args || (d->max_args != 0 && nargs > d->max_args)) {
-      return fail("Bad directive or wrong number of arguments");
     }
-    std::vector<std::string> args(words.begin() + 1, words.end());
+    if (words.empty()) continue;
+    const Directive* d = FindDirective(words[0]);
+    if (d == nullptr) return fail("Bad directive or wrong number of arguments");
+    const size_t nargs = words.size() - 1;
+    const bool multi_arg = d->max_args == 0;
+    if (nargs < d->min_args || (!multi_arg && nargs > d->max_args)) {
+      return fail("wrong number of arguments");
+    }
+    std::vector<std::string> args;
+    if (multi_arg && nargs == 1 && !words[1].empty()) {
+      // A multi-word directive given one word splits it, so that --bind "127.0.0.1 ::1" and
+      // --save "3600 1" work as in Redis.
+      if (!SplitInlineArgs(words[1], &sub_storage, &sub_words)) {
+        return fail("Unbalanced quotes in configuration line");
+      }
+      args.assign(sub_words.begin(), sub_words.end());
+    } else {
+      args.assign(words.begin() + 1, words.end());
+    }
     if (auto err = d->set(*config, args)) {
       return fail(std::string(d->name) + ": " + *err);
     }
@@ -257,6 +321,54 @@ std::optional<std::string> LoadConfigFile(const std::string& path, Config* confi
   return ApplyConfigText(text.str(), path, config);
 }
 
+namespace {
+
+// Redis's sdscatrepr: the text in double quotes with \\, \", \n, \r, \t, \a, \b and \xHH
+// escapes, so that the config parser reads back exactly the original bytes.
+void AppendQuoted(std::string_view arg, std::string* out) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  *out += '"';
+  for (unsigned char c : arg) {
+    switch (c) {
+      case '\\':
+      case '"':
+        *out += '\\';
+        *out += static_cast<char>(c);
+        break;
+      case '\n':
+        *out += "\\n";
+        break;
+      case '\r':
+        *out += "\\r";
+        break;
+      case '\t':
+        *out += "\\t";
+        break;
+      case '\a':
+        *out += "\\a";
+        break;
+      case '\b':
+        *out += "\\b";
+        break;
+      default:
+        if (std::isprint(c)) {
+          *out += static_cast<char>(c);
+        } else {
+          *out += "\\x";
+          *out += kHex[c >> 4];
+          *out += kHex[c & 15];
+        }
+    }
+  }
+  *out += '"';
+}
+
+bool StartsWithDashes(std::string_view arg) {
+  return arg.size() >= 2 && arg[0] == '-' && arg[1] == '-';
+}
+
+}  // namespace
+
 CommandLine ParseCommandLine(int argc, const char* const* argv) {
   CommandLine result;
   int i = 1;
@@ -270,7 +382,8 @@ CommandLine ParseCommandLine(int argc, const char* const* argv) {
       result.action = CommandLine::Action::kHelp;
       return result;
     }
-    if (first.substr(0, 2) != "--") {
+    // As in redis-server, only a first argument that does not start with '-' is a file.
+    if (first.empty() || first[0] != '-') {
       if (auto err = LoadConfigFile(argv[1], &result.config)) {
         result.action = CommandLine::Action::kError;
         result.error = *err;
@@ -279,27 +392,40 @@ CommandLine ParseCommandLine(int argc, const char* const* argv) {
       i = 2;
     }
   }
-  // "--name v1 v2 --other v" becomes one "name v1 v2" line per option, quoted so that empty
-  // values (--save "") and values with blanks survive, as redis-server does.
+  // Redis's main(): "--name v1 v2 --other v" becomes the lines "name v1 v2" and "other v", each
+  // value quoted (sdscatrepr) so that empty values and values with blanks survive. A word that
+  // starts with "--" right after a bare option name is that option's value, except that a bare
+  // --save before another option or at the end means --save "".
   std::string text;
+  bool have_value = true;  // Redis's handled_last_config_arg
   for (; i < argc; ++i) {
     std::string_view arg = argv[i];
-    if (arg.substr(0, 2) == "--" && arg.size() > 2) {
+    if (have_value && StartsWithDashes(arg)) {
       if (!text.empty()) text += '\n';
       text += arg.substr(2);
+      text += ' ';
+      std::string storage;
+      std::vector<std::string_view> words;
+      const bool bare = SplitInlineArgs(arg, &storage, &words) && words.size() == 1;
+      if (!bare) {
+        have_value = true;  // "--port 6380" as one word carries its value
+        continue;
+      }
+      have_value = false;
+      if (EqualsIgnoreCase(arg, "--save")) {
+        const bool last = i == argc - 1;
+        if (last || StartsWithDashes(argv[i + 1])) {
+          text += "\"\"";
+          have_value = !last;
+        }
+      }
       continue;
     }
-    if (text.empty()) {
-      result.action = CommandLine::Action::kError;
-      result.error = "Invalid argument '" + std::string(arg) + "': options are --name value";
-      return result;
-    }
-    text += " \"";
-    for (char c : arg) {
-      if (c == '"' || c == '\\') text += '\\';
-      text += c;
-    }
-    text += '"';
+    // A value with no option before it becomes a line of its own, which then fails as an unknown
+    // directive, as in Redis.
+    AppendQuoted(arg, &text);
+    text += ' ';
+    have_value = true;
   }
   if (auto err = ApplyConfigText(text, "the command line", &result.config)) {
     result.action = CommandLine::Action::kError;

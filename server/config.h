@@ -40,8 +40,11 @@ struct Config {
 struct Directive {
   std::string_view name;
   bool mutable_at_runtime;
+  // Redis's PROTECTED_CONFIG with enable-protected-configs at its default "no": CONFIG SET
+  // refuses it ("can't set protected config"); configuration files may still set it.
+  bool protected_at_runtime;
   size_t min_args;
-  size_t max_args;  // 0: any number
+  size_t max_args;  // 0: any number (Redis's MULTI_ARG_CONFIG)
   std::string (*get)(const Config&);
   // Returns an error message (Redis's wording) when the arguments are not acceptable.
   std::optional<std::string> (*set)(Config&, const std::vector<std::string>&);
@@ -51,7 +54,10 @@ const std::vector<Directive>& Directives();
 // Case-insensitive lookup; nullptr for an unknown directive.
 const Directive* FindDirective(std::string_view name);
 
-// Redis's memtoll: a number with an optional unit b, k, kb, m, mb, g, gb (any case).
+// Redis's memtoull, as memory directives parse their values: decimal digits (leading zeros
+// allowed, no sign) and an optional unit b, k, kb, m, mb, g, gb in any case. Like Redis, a number
+// too large for 64 bits saturates and the multiplication wraps; the caller's range check then
+// rejects the result. nullopt when the text is not of that form.
 std::optional<int64_t> ParseMemory(std::string_view s);
 
 // Applies configuration text in redis.conf syntax. `source` names it in error messages (a file

@@ -95,45 +95,64 @@ void ConfigGet(CommandContext& ctx) {
   }
 }
 
-// CONFIG SET name value [name value ...]: all or nothing, with Redis's error texts.
+// Redis's sdssplitlen(value, " "): one word per single space, empty words kept, and an empty
+// value gives no words at all. This is how CONFIG SET splits multi-word values (bind, save).
+std::vector<std::string> SplitOnSpaces(std::string_view value) {
+  std::vector<std::string> words;
+  if (value.empty()) return words;
+  size_t start = 0;
+  while (true) {
+    const size_t space = value.find(' ', start);
+    words.emplace_back(value.substr(start, space - start));
+    if (space == std::string_view::npos) break;
+    start = space + 1;
+  }
+  return words;
+}
+
+// CONFIG SET name value [name value ...], as Redis's configSetCommand: every name is checked
+// first and the first problem found (unknown, immutable, protected, duplicate) is the error;
+// then every value is applied to a copy, so one bad value changes nothing.
 void ConfigSet(CommandContext& ctx) {
   if (ctx.args.size() % 2 != 0) return ctx.reply.Error(errors::kSyntax);
   std::vector<const Directive*> targets;
-  std::string_view unknown;
-  std::string error_arg, error_text;
+  std::string unknown, error_arg, error_text;
+  bool invalid = false;
   for (size_t i = 2; i < ctx.args.size(); i += 2) {
-    const Directive* d = FindDirective(ctx.args[i]);
+    // Redis reads names as C strings.
+    const std::string_view name = ctx.args[i].substr(0, ctx.args[i].find('\0'));
+    const Directive* d = FindDirective(name);
     if (d == nullptr) {
-      if (unknown.empty()) unknown = ctx.args[i];
+      if (!invalid) unknown = std::string(name);
+      invalid = true;
       continue;
     }
-    if (!unknown.empty() || !error_arg.empty()) continue;
-    if (!d->mutable_at_runtime) {
-      error_arg = std::string(ctx.args[i]);
-      error_text = "can't set immutable config";
+    if (invalid) continue;
+    if (!d->mutable_at_runtime || d->protected_at_runtime) {
+      error_arg = std::string(name);
+      error_text =
+          d->mutable_at_runtime ? "can't set protected config" : "can't set immutable config";
+      invalid = true;
     } else if (std::find(targets.begin(), targets.end(), d) != targets.end()) {
-      error_arg = std::string(ctx.args[i]);
+      error_arg = std::string(name);
       error_text = "duplicate parameter";
+      invalid = true;
     }
     targets.push_back(d);
   }
-  if (!unknown.empty()) {
-    return ctx.reply.Error("Unknown option or number of arguments for CONFIG SET - '" +
-                           std::string(unknown) + "'");
+  if (!unknown.empty() || (invalid && error_arg.empty())) {
+    return ctx.reply.Error("Unknown option or number of arguments for CONFIG SET - '" + unknown +
+                           "'");
   }
-  if (error_arg.empty()) {
+  if (!invalid) {
     Config updated = ctx.server.config;
     for (size_t t = 0; t < targets.size(); ++t) {
       std::string_view value = ctx.args[3 + 2 * t];
       std::vector<std::string> args;
-      if (targets[t]->max_args == 1) {
-        args.emplace_back(value);
+      if (targets[t]->max_args == 0) {
+        args = SplitOnSpaces(value);
       } else {
-        // Multi-word directives (bind, save) take their words from one value, as in Redis.
-        for (std::string_view w : SplitWords(value)) {
-          args.emplace_back(w);
-        }
-        if (args.empty()) args.emplace_back();
+        args.emplace_back(value);
       }
       if (auto err = targets[t]->set(updated, args)) {
         error_arg = std::string(targets[t]->name);
@@ -188,41 +207,41 @@ constexpr uint32_t kAdmin = kCmdAdmin | kCmdNoScript;
 
 void RegisterServerFamily(CommandRegistry& r) {
   r.Register({"flushdb", -1, kCmdWrite, 0, 0, 0, FlushDb, "server",
-              "Removes all keys from the current database.", "1.0.0",
+              "Remove all keys from the current database", "1.0.0",
               "@keyspace @write @slow @dangerous"});
   r.Register({"flushall", -1, kCmdWrite, 0, 0, 0, FlushAll, "server",
-              "Removes all keys from all databases.", "1.0.0",
-              "@keyspace @write @slow @dangerous"});
+              "Remove all keys from all databases", "1.0.0", "@keyspace @write @slow @dangerous"});
   r.Register({"dbsize", 1, kCmdReadOnly | kCmdFast, 0, 0, 0, DbSize, "server",
-              "Returns the number of keys in the database.", "1.0.0", "@keyspace @read @fast"});
+              "Return the number of keys in the selected database", "1.0.0",
+              "@keyspace @read @fast"});
   r.Register({"shutdown", -1, kAdmin | kCmdLoading | kCmdStale | kCmdNoMulti | kCmdAllowBusy, 0, 0,
               0, Shutdown, "server",
-              "Synchronously saves the database(s) to disk and shuts down the server.", "1.0.0",
+              "Synchronously save the dataset to disk and then shut down the server", "1.0.0",
               "@admin @slow @dangerous"});
   r.Register({"info", -1, kCmdLoading | kCmdStale, 0, 0, 0, Info, "server",
-              "Returns information and statistics about the server.", "1.0.0", "@slow @dangerous"});
-  r.Register({"config",
-              -2,
-              0,
-              0,
-              0,
-              0,
-              ConfigContainer,
-              "server",
-              "A container for server configuration commands.",
-              "2.0.0",
-              "@slow",
-              {
-                  {"get", -3, kAdmin | kCmdLoading | kCmdStale, 0, 0, 0, ConfigGet, "server",
-                   "Returns the effective values of configuration parameters.", "2.0.0",
-                   "@admin @slow @dangerous"},
-                  {"set", -4, kAdmin | kCmdLoading | kCmdStale, 0, 0, 0, ConfigSet, "server",
-                   "Sets configuration parameters in-flight.", "2.0.0", "@admin @slow @dangerous"},
-                  {"resetstat", 2, kAdmin | kCmdLoading | kCmdStale, 0, 0, 0, ConfigResetStat,
-                   "server", "Resets the server's statistics.", "2.0.0", "@admin @slow @dangerous"},
-                  {"help", 2, kCmdLoading | kCmdStale, 0, 0, 0, ConfigHelp, "server",
-                   "Returns helpful text about the different subcommands.", "5.0.0", "@slow"},
-              }});
+              "Get information and statistics about the server", "1.0.0", "@slow @dangerous"});
+  r.Register(
+      {"config",
+       -2,
+       0,
+       0,
+       0,
+       0,
+       ConfigContainer,
+       "server",
+       "A container for server configuration commands",
+       "2.0.0",
+       "@slow",
+       {
+           {"get", -3, kAdmin | kCmdLoading | kCmdStale, 0, 0, 0, ConfigGet, "server",
+            "Get the values of configuration parameters", "2.0.0", "@admin @slow @dangerous"},
+           {"set", -4, kAdmin | kCmdLoading | kCmdStale, 0, 0, 0, ConfigSet, "server",
+            "Set configuration parameters to the given values", "2.0.0", "@admin @slow @dangerous"},
+           {"resetstat", 2, kAdmin | kCmdLoading | kCmdStale, 0, 0, 0, ConfigResetStat, "server",
+            "Reset the stats returned by INFO", "2.0.0", "@admin @slow @dangerous"},
+           {"help", 2, kCmdLoading | kCmdStale, 0, 0, 0, ConfigHelp, "server",
+            "Show helpful text about the different subcommands", "5.0.0", "@slow"},
+       }});
 }
 
 }  // namespace kv
