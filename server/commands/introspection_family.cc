@@ -1,6 +1,7 @@
 // COMMAND and its subcommands, generated from the command table.
 
 #include <iterator>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -26,8 +27,9 @@ std::string FullName(const CommandSpec& spec) {
 
 // What Redis 7.0 reports for a command beyond the command table: the flags of its key
 // specification (and a note about them), its tips, and the documentation's complexity and
-// history. Commands that are not listed get the flags their command flags imply (RO access for
-// readonly commands, RW update for the others) and nothing else.
+// history (the arguments are in kArgs below). Commands that are not listed get the flags their
+// command flags imply (RO access for readonly commands, RW update for the others) and nothing
+// else.
 struct CommandMeta {
   std::string_view full_name;
   std::string_view key_flags;  // space separated, as COMMAND INFO spells them
@@ -109,6 +111,138 @@ constexpr CommandMeta kMeta[] = {
     {"command|getkeysandflags", "", "", "",
      "O(N) where N is the number of arguments to the command", ""},
 };
+
+// The arguments COMMAND DOCS describes, as Redis 7.0.15's command table has them.
+enum DocArgFlag : uint8_t { kArgOptional = 1, kArgMultiple = 2, kArgMultipleToken = 4 };
+
+struct DocArg {
+  std::string_view name;
+  std::string_view type;  // string, integer, key, pattern, unix-time, pure-token, oneof, block
+  int key_spec_index;     // -1: not a key
+  std::string_view token;
+  std::string_view since;
+  uint8_t flags;
+  std::span<const DocArg> args;  // for oneof and block
+};
+
+struct CommandArgs {
+  std::string_view full_name;
+  std::span<const DocArg> args;
+};
+
+constexpr DocArg kGetArgs1[] = {{"key", "key", 0, "", "", 0, {}}};
+constexpr DocArg kSetArgs2[] = {{"nx", "pure-token", -1, "NX", "", 0, {}},
+                                {"xx", "pure-token", -1, "XX", "", 0, {}}};
+constexpr DocArg kSetArgs3[] = {{"seconds", "integer", -1, "EX", "2.6.12", 0, {}},
+                                {"milliseconds", "integer", -1, "PX", "2.6.12", 0, {}},
+                                {"unix-time-seconds", "unix-time", -1, "EXAT", "6.2.0", 0, {}},
+                                {"unix-time-milliseconds", "unix-time", -1, "PXAT", "6.2.0", 0, {}},
+                                {"keepttl", "pure-token", -1, "KEEPTTL", "6.0.0", 0, {}}};
+constexpr DocArg kSetArgs4[] = {{"key", "key", 0, "", "", 0, {}},
+                                {"value", "string", -1, "", "", 0, {}},
+                                {"condition", "oneof", -1, "", "2.6.12", kArgOptional, kSetArgs2},
+                                {"get", "pure-token", -1, "GET", "6.2.0", kArgOptional, {}},
+                                {"expiration", "oneof", -1, "", "", kArgOptional, kSetArgs3}};
+constexpr DocArg kIncrArgs5[] = {{"key", "key", 0, "", "", 0, {}}};
+constexpr DocArg kDecrArgs6[] = {{"key", "key", 0, "", "", 0, {}}};
+constexpr DocArg kIncrbyArgs7[] = {{"key", "key", 0, "", "", 0, {}},
+                                   {"increment", "integer", -1, "", "", 0, {}}};
+constexpr DocArg kDecrbyArgs8[] = {{"key", "key", 0, "", "", 0, {}},
+                                   {"decrement", "integer", -1, "", "", 0, {}}};
+constexpr DocArg kMsetArgs9[] = {{"key", "key", 0, "", "", 0, {}},
+                                 {"value", "string", -1, "", "", 0, {}}};
+constexpr DocArg kMsetArgs10[] = {{"key_value", "block", -1, "", "", kArgMultiple, kMsetArgs9}};
+constexpr DocArg kMgetArgs11[] = {{"key", "key", 0, "", "", kArgMultiple, {}}};
+constexpr DocArg kDelArgs12[] = {{"key", "key", 0, "", "", kArgMultiple, {}}};
+constexpr DocArg kExistsArgs13[] = {{"key", "key", 0, "", "", kArgMultiple, {}}};
+constexpr DocArg kExpireArgs14[] = {{"nx", "pure-token", -1, "NX", "", 0, {}},
+                                    {"xx", "pure-token", -1, "XX", "", 0, {}},
+                                    {"gt", "pure-token", -1, "GT", "", 0, {}},
+                                    {"lt", "pure-token", -1, "LT", "", 0, {}}};
+constexpr DocArg kExpireArgs15[] = {
+    {"key", "key", 0, "", "", 0, {}},
+    {"seconds", "integer", -1, "", "", 0, {}},
+    {"condition", "oneof", -1, "", "7.0.0", kArgOptional, kExpireArgs14}};
+constexpr DocArg kPexpireArgs16[] = {{"nx", "pure-token", -1, "NX", "", 0, {}},
+                                     {"xx", "pure-token", -1, "XX", "", 0, {}},
+                                     {"gt", "pure-token", -1, "GT", "", 0, {}},
+                                     {"lt", "pure-token", -1, "LT", "", 0, {}}};
+constexpr DocArg kPexpireArgs17[] = {
+    {"key", "key", 0, "", "", 0, {}},
+    {"milliseconds", "integer", -1, "", "", 0, {}},
+    {"condition", "oneof", -1, "", "7.0.0", kArgOptional, kPexpireArgs16}};
+constexpr DocArg kTtlArgs18[] = {{"key", "key", 0, "", "", 0, {}}};
+constexpr DocArg kPttlArgs19[] = {{"key", "key", 0, "", "", 0, {}}};
+constexpr DocArg kPersistArgs20[] = {{"key", "key", 0, "", "", 0, {}}};
+constexpr DocArg kPingArgs21[] = {{"message", "string", -1, "", "", kArgOptional, {}}};
+constexpr DocArg kEchoArgs22[] = {{"message", "string", -1, "", "", 0, {}}};
+constexpr DocArg kSelectArgs23[] = {{"index", "integer", -1, "", "", 0, {}}};
+constexpr DocArg kFlushdbArgs24[] = {{"async", "pure-token", -1, "ASYNC", "4.0.0", 0, {}},
+                                     {"sync", "pure-token", -1, "SYNC", "6.2.0", 0, {}}};
+constexpr DocArg kFlushdbArgs25[] = {{"async", "oneof", -1, "", "", kArgOptional, kFlushdbArgs24}};
+constexpr DocArg kFlushallArgs26[] = {{"async", "pure-token", -1, "ASYNC", "4.0.0", 0, {}},
+                                      {"sync", "pure-token", -1, "SYNC", "6.2.0", 0, {}}};
+constexpr DocArg kFlushallArgs27[] = {
+    {"async", "oneof", -1, "", "", kArgOptional, kFlushallArgs26}};
+constexpr DocArg kShutdownArgs28[] = {{"nosave", "pure-token", -1, "NOSAVE", "", 0, {}},
+                                      {"save", "pure-token", -1, "SAVE", "", 0, {}}};
+constexpr DocArg kShutdownArgs29[] = {
+    {"nosave_save", "oneof", -1, "", "", kArgOptional, kShutdownArgs28},
+    {"now", "pure-token", -1, "NOW", "7.0.0", kArgOptional, {}},
+    {"force", "pure-token", -1, "FORCE", "7.0.0", kArgOptional, {}},
+    {"abort", "pure-token", -1, "ABORT", "7.0.0", kArgOptional, {}}};
+constexpr DocArg kInfoArgs30[] = {
+    {"section", "string", -1, "", "", kArgOptional | kArgMultiple, {}}};
+constexpr DocArg kConfigGetArgs31[] = {{"parameter", "string", -1, "", "", 0, {}}};
+constexpr DocArg kConfigGetArgs32[] = {
+    {"parameter", "block", -1, "", "", kArgMultiple, kConfigGetArgs31}};
+constexpr DocArg kConfigSetArgs33[] = {{"parameter", "string", -1, "", "", 0, {}},
+                                       {"value", "string", -1, "", "", 0, {}}};
+constexpr DocArg kConfigSetArgs34[] = {
+    {"parameter_value", "block", -1, "", "", kArgMultiple, kConfigSetArgs33}};
+constexpr DocArg kCommandDocsArgs35[] = {
+    {"command-name", "string", -1, "", "", kArgOptional | kArgMultiple, {}}};
+constexpr DocArg kCommandInfoArgs36[] = {
+    {"command-name", "string", -1, "", "", kArgOptional | kArgMultiple, {}}};
+constexpr DocArg kCommandListArgs37[] = {{"module-name", "string", -1, "MODULE", "", 0, {}},
+                                         {"category", "string", -1, "ACLCAT", "", 0, {}},
+                                         {"pattern", "pattern", -1, "PATTERN", "", 0, {}}};
+constexpr DocArg kCommandListArgs38[] = {
+    {"filterby", "oneof", -1, "FILTERBY", "", kArgOptional, kCommandListArgs37}};
+constexpr CommandArgs kArgs[] = {{"get", kGetArgs1},
+                                 {"set", kSetArgs4},
+                                 {"incr", kIncrArgs5},
+                                 {"decr", kDecrArgs6},
+                                 {"incrby", kIncrbyArgs7},
+                                 {"decrby", kDecrbyArgs8},
+                                 {"mset", kMsetArgs10},
+                                 {"mget", kMgetArgs11},
+                                 {"del", kDelArgs12},
+                                 {"exists", kExistsArgs13},
+                                 {"expire", kExpireArgs15},
+                                 {"pexpire", kPexpireArgs17},
+                                 {"ttl", kTtlArgs18},
+                                 {"pttl", kPttlArgs19},
+                                 {"persist", kPersistArgs20},
+                                 {"ping", kPingArgs21},
+                                 {"echo", kEchoArgs22},
+                                 {"select", kSelectArgs23},
+                                 {"flushdb", kFlushdbArgs25},
+                                 {"flushall", kFlushallArgs27},
+                                 {"shutdown", kShutdownArgs29},
+                                 {"info", kInfoArgs30},
+                                 {"config|get", kConfigGetArgs32},
+                                 {"config|set", kConfigSetArgs34},
+                                 {"command|docs", kCommandDocsArgs35},
+                                 {"command|info", kCommandInfoArgs36},
+                                 {"command|list", kCommandListArgs38}};
+
+std::span<const DocArg> FindArgs(std::string_view full_name) {
+  for (const CommandArgs& entry : kArgs) {
+    if (entry.full_name == full_name) return entry.args;
+  }
+  return {};
+}
 
 const CommandMeta* FindMeta(const CommandSpec& spec) {
   const std::string name = FullName(spec);
@@ -207,13 +341,52 @@ void ReplyCommandInfo(CommandContext& ctx, const CommandSpec& spec) {
   for (const CommandSpec& sub : spec.subcommands) ReplyCommandInfo(ctx, sub);
 }
 
+// Redis's addReplyCommandArgList.
+void ReplyDocArgs(ReplyWriter& r, std::span<const DocArg> args) {
+  r.ArrayHeader(args.size());
+  for (const DocArg& arg : args) {
+    const bool nested = arg.type == "oneof" || arg.type == "block";
+    r.MapHeader(2 + (arg.key_spec_index >= 0) + !arg.token.empty() + !arg.since.empty() +
+                (arg.flags != 0) + nested);
+    r.Bulk("name");
+    r.Bulk(arg.name);
+    r.Bulk("type");
+    r.Bulk(arg.type);
+    if (arg.key_spec_index >= 0) {
+      r.Bulk("key_spec_index");
+      r.Integer(arg.key_spec_index);
+    }
+    if (!arg.token.empty()) {
+      r.Bulk("token");
+      r.Bulk(arg.token);
+    }
+    if (!arg.since.empty()) {
+      r.Bulk("since");
+      r.Bulk(arg.since);
+    }
+    if (arg.flags != 0) {
+      std::vector<std::string_view> flags;
+      if (arg.flags & kArgOptional) flags.push_back("optional");
+      if (arg.flags & kArgMultiple) flags.push_back("multiple");
+      if (arg.flags & kArgMultipleToken) flags.push_back("multiple_token");
+      r.Bulk("flags");
+      ReplyStatusSet(r, flags);
+    }
+    if (nested) {
+      r.Bulk("arguments");
+      ReplyDocArgs(r, arg.args);
+    }
+  }
+}
+
 void ReplyCommandDocs(CommandContext& ctx, const CommandSpec& spec) {
   ReplyWriter& r = ctx.reply;
   const CommandMeta* meta = FindMeta(spec);
   const bool complexity = meta != nullptr && !meta->complexity.empty();
   const std::vector<std::string_view> history =
       meta != nullptr ? SplitWords(meta->history, '\n') : std::vector<std::string_view>{};
-  r.MapHeader(3 + complexity + !history.empty() + !spec.subcommands.empty());
+  const std::span<const DocArg> args = FindArgs(FullName(spec));
+  r.MapHeader(3 + complexity + !history.empty() + !args.empty() + !spec.subcommands.empty());
   r.Bulk("summary");
   r.Bulk(spec.summary);
   r.Bulk("since");
@@ -233,6 +406,10 @@ void ReplyCommandDocs(CommandContext& ctx, const CommandSpec& spec) {
       r.Bulk(entry.substr(0, bar));
       r.Bulk(entry.substr(bar + 1));
     }
+  }
+  if (!args.empty()) {
+    r.Bulk("arguments");
+    ReplyDocArgs(r, args);
   }
   if (!spec.subcommands.empty()) {
     r.Bulk("subcommands");

@@ -280,24 +280,58 @@ TEST_F(IntrospectionTest, EveryCommandHasSaneKeyPositions) {
 
 TEST_F(IntrospectionTest, CommandDocs) {
   EXPECT_EQ(h.Run({"COMMAND", "DOCS", "get"}),
-            "*2\r\n$3\r\nget\r\n*8\r\n$7\r\nsummary\r\n$22\r\nGet the value of a key\r\n$5\r\n"
+            "*2\r\n$3\r\nget\r\n*10\r\n$7\r\nsummary\r\n$22\r\nGet the value of a key\r\n$5\r\n"
             "since\r\n$5\r\n1.0.0\r\n$5\r\ngroup\r\n$6\r\nstring\r\n$10\r\ncomplexity\r\n$4\r\n"
-            "O(1)\r\n");
+            "O(1)\r\n$9\r\narguments\r\n*1\r\n*6\r\n$4\r\nname\r\n$3\r\nkey\r\n$4\r\ntype\r\n$3\r\n"
+            "key\r\n$14\r\nkey_spec_index\r\n:0\r\n");
   EXPECT_EQ(h.Run({"COMMAND", "DOCS", "config|help"}),
-            "*2\r\n$11\r\nconfig|help\r\n*8\r\n$7\r\nsummary\r\n$49\r\nShow helpful text about "
-            "the different subcommands\r\n$5\r\nsince\r\n$5\r\n5.0.0\r\n$5\r\ngroup\r\n$6\r\n"
-            "server\r\n$10\r\ncomplexity\r\n$4\r\nO(1)\r\n");
+            "*2\r\n$11\r\nconfig|help\r\n*8\r\n$7\r\nsummary\r\n$49\r\n"
+            "Show helpful text about the different subcommands\r\n$5\r\nsince\r\n$5\r\n5.0.0\r\n"
+            "$5\r\ngroup\r\n$6\r\nserver\r\n$10\r\ncomplexity\r\n$4\r\nO(1)\r\n");
   EXPECT_EQ(h.Run({"COMMAND", "DOCS", "nosuch"}), "*0\r\n");
   h.conn().protocol = 3;
   EXPECT_EQ(h.Run({"COMMAND", "DOCS", "nosuch"}), "%0\r\n");
 }
 
 TEST_F(IntrospectionTest, CommandDocsHistory) {
-  EXPECT_EQ(h.Run({"COMMAND", "DOCS", "ttl"}),
-            "*2\r\n$3\r\nttl\r\n*10\r\n$7\r\nsummary\r\n$41\r\nGet the time to live for a key in "
-            "seconds\r\n$5\r\nsince\r\n$5\r\n1.0.0\r\n$5\r\ngroup\r\n$7\r\ngeneric\r\n$10\r\n"
-            "complexity\r\n$4\r\nO(1)\r\n$7\r\nhistory\r\n*1\r\n*2\r\n$5\r\n2.8.0\r\n$19\r\nAdded "
-            "the -2 reply.\r\n");
+  EXPECT_EQ(
+      h.Run({"COMMAND", "DOCS", "ttl"}),
+      "*2\r\n$3\r\nttl\r\n*12\r\n$7\r\nsummary\r\n$41\r\n"
+      "Get the time to live for a key in seconds\r\n$5\r\nsince\r\n$5\r\n1.0.0\r\n$5\r\n"
+      "group\r\n$7\r\ngeneric\r\n$10\r\ncomplexity\r\n$4\r\nO(1)\r\n$7\r\nhistory\r\n*1\r\n"
+      "*2\r\n$5\r\n2.8.0\r\n$19\r\nAdded the -2 reply.\r\n$9\r\narguments\r\n*1\r\n*6\r\n$4\r\n"
+      "name\r\n$3\r\nkey\r\n$4\r\ntype\r\n$3\r\nkey\r\n$14\r\nkey_spec_index\r\n:0\r\n");
+}
+
+TEST_F(IntrospectionTest, CommandDocsNestedArgumentsInResp3) {
+  h.conn().protocol = 3;
+  EXPECT_EQ(
+      h.Run({"COMMAND", "DOCS", "set"}),
+      "%1\r\n$3\r\nset\r\n%6\r\n$7\r\nsummary\r\n$29\r\nSet the string value of a key\r\n$5\r\n"
+      "since\r\n$5\r\n1.0.0\r\n$5\r\ngroup\r\n$6\r\nstring\r\n$10\r\ncomplexity\r\n$4\r\n"
+      "O(1)\r\n$7\r\nhistory\r\n~4\r\n*2\r\n$6\r\n2.6.12\r\n$44\r\n"
+      "Added the `EX`, `PX`, `NX` and `XX` options.\r\n*2\r\n$5\r\n6.0.0\r\n$27\r\n"
+      "Added the `KEEPTTL` option.\r\n*2\r\n$5\r\n6.2.0\r\n$42\r\n"
+      "Added the `GET`, `EXAT` and `PXAT` option.\r\n*2\r\n$5\r\n7.0.0\r\n$55\r\n"
+      "Allowed the `NX` and `GET` options to be used together.\r\n$9\r\narguments\r\n*5\r\n"
+      "%3\r\n$4\r\nname\r\n$3\r\nkey\r\n$4\r\ntype\r\n$3\r\nkey\r\n$14\r\nkey_spec_index\r\n"
+      ":0\r\n%2\r\n$4\r\nname\r\n$5\r\nvalue\r\n$4\r\ntype\r\n$6\r\nstring\r\n%5\r\n$4\r\n"
+      "name\r\n$9\r\ncondition\r\n$4\r\ntype\r\n$5\r\noneof\r\n$5\r\nsince\r\n$6\r\n2.6.12\r\n"
+      "$5\r\nflags\r\n~1\r\n+optional\r\n$9\r\narguments\r\n*2\r\n%3\r\n$4\r\nname\r\n$2\r\n"
+      "nx\r\n$4\r\ntype\r\n$10\r\npure-token\r\n$5\r\ntoken\r\n$2\r\nNX\r\n%3\r\n$4\r\nname\r\n"
+      "$2\r\nxx\r\n$4\r\ntype\r\n$10\r\npure-token\r\n$5\r\ntoken\r\n$2\r\nXX\r\n%5\r\n$4\r\n"
+      "name\r\n$3\r\nget\r\n$4\r\ntype\r\n$10\r\npure-token\r\n$5\r\ntoken\r\n$3\r\nGET\r\n"
+      "$5\r\nsince\r\n$5\r\n6.2.0\r\n$5\r\nflags\r\n~1\r\n+optional\r\n%4\r\n$4\r\nname\r\n"
+      "$10\r\nexpiration\r\n$4\r\ntype\r\n$5\r\noneof\r\n$5\r\nflags\r\n~1\r\n+optional\r\n"
+      "$9\r\narguments\r\n*5\r\n%4\r\n$4\r\nname\r\n$7\r\nseconds\r\n$4\r\ntype\r\n$7\r\n"
+      "integer\r\n$5\r\ntoken\r\n$2\r\nEX\r\n$5\r\nsince\r\n$6\r\n2.6.12\r\n%4\r\n$4\r\n"
+      "name\r\n$12\r\nmilliseconds\r\n$4\r\ntype\r\n$7\r\ninteger\r\n$5\r\ntoken\r\n$2\r\n"
+      "PX\r\n$5\r\nsince\r\n$6\r\n2.6.12\r\n%4\r\n$4\r\nname\r\n$17\r\nunix-time-seconds\r\n"
+      "$4\r\ntype\r\n$9\r\nunix-time\r\n$5\r\ntoken\r\n$4\r\nEXAT\r\n$5\r\nsince\r\n$5\r\n"
+      "6.2.0\r\n%4\r\n$4\r\nname\r\n$22\r\nunix-time-milliseconds\r\n$4\r\ntype\r\n$9\r\n"
+      "unix-time\r\n$5\r\ntoken\r\n$4\r\nPXAT\r\n$5\r\nsince\r\n$5\r\n6.2.0\r\n%4\r\n$4\r\n"
+      "name\r\n$7\r\nkeepttl\r\n$4\r\ntype\r\n$10\r\npure-token\r\n$5\r\ntoken\r\n$7\r\n"
+      "KEEPTTL\r\n$5\r\nsince\r\n$5\r\n6.0.0\r\n");
 }
 
 TEST_F(IntrospectionTest, CommandDocsSkipsUnknownAndRepeats) {
