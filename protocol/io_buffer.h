@@ -40,6 +40,8 @@ class IoBuffer {
   void CommitWrite(size_t n) { end_ += n; }
 
   void Append(std::string_view s) {
+    // memcpy must not see the null pointers of an empty view or of a buffer without storage.
+    if (s.empty()) return;
     std::memcpy(PrepareWrite(s.size()), s.data(), s.size());
     end_ += s.size();
   }

@@ -24,7 +24,7 @@ inline void AppendPrefixedNumber(IoBuffer* out, char prefix, int64_t v) {
 void ReplyWriter::SimpleString(std::string_view s) {
   char* p = out_->PrepareWrite(s.size() + 3);
   p[0] = '+';
-  std::memcpy(p + 1, s.data(), s.size());
+  if (!s.empty()) std::memcpy(p + 1, s.data(), s.size());  // s.data() may be null when empty
   p[s.size() + 1] = '\r';
   p[s.size() + 2] = '\n';
   out_->CommitWrite(s.size() + 3);
@@ -57,7 +57,7 @@ void ReplyWriter::Bulk(std::string_view s) {
   size_t n = 1 + FormatInt64(static_cast<int64_t>(s.size()), p + 1);
   p[n++] = '\r';
   p[n++] = '\n';
-  std::memcpy(p + n, s.data(), s.size());
+  if (!s.empty()) std::memcpy(p + n, s.data(), s.size());  // s.data() may be null when empty
   n += s.size();
   p[n++] = '\r';
   p[n++] = '\n';

@@ -50,12 +50,14 @@ RespParser::Status RespParser::Parse(std::string_view input, size_t* consumed) {
 
 RespParser::Status RespParser::ParseMultibulk(std::string_view in, size_t* consumed) {
   if (!in_multibulk_) {
-    // The count line. Like Redis, look for '\r' and require one more byte after it.
+    // The count line. Like Redis, look for '\r' and require one more byte after it; the size
+    // limit applies only while no '\r' has been seen at all.
     const char* cr = FindBeforeNul(in.data(), in.size(), '\r');
-    if (cr == nullptr || static_cast<size_t>(cr - in.data()) + 2 > in.size()) {
+    if (cr == nullptr) {
       if (in.size() > limits_->max_inline_len) return Fail(ProtocolError::kTooBigMbulkCount);
       return Status::kNeedMore;
     }
+    if (static_cast<size_t>(cr - in.data()) + 2 > in.size()) return Status::kNeedMore;
     const size_t line_len = cr - in.data();
     auto count = ParseInt64(in.substr(1, line_len - 1));
     if (!count || *count > INT_MAX) return Fail(ProtocolError::kInvalidMultibulkLength);
@@ -83,10 +85,11 @@ RespParser::Status RespParser::ParseMultibulk(std::string_view in, size_t* consu
       const char* start = in.data() + pos_;
       const size_t avail = in.size() - pos_;
       const char* cr = FindBeforeNul(start, avail, '\r');
-      if (cr == nullptr || static_cast<size_t>(cr - start) + 2 > avail) {
+      if (cr == nullptr) {
         if (avail > limits_->max_inline_len) return Fail(ProtocolError::kTooBigBulkCount);
         return Status::kNeedMore;
       }
+      if (static_cast<size_t>(cr - start) + 2 > avail) return Status::kNeedMore;
       if (*start != '$') {
         unexpected_ = *start;
         return Fail(ProtocolError::kExpectedDollar);
