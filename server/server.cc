@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include <boost/asio/co_spawn.hpp>
@@ -199,6 +200,12 @@ std::optional<std::string> Server::BindTcp() {
 std::optional<std::string> Server::BindUnix() {
   const std::string& path = state_.config.unixsocket;
   if (path.empty()) return std::nullopt;
+  // Redis's check; Asio would throw for a path that does not fit in sockaddr_un.
+  constexpr size_t kMaxPath = sizeof(sockaddr_un::sun_path);
+  if (path.size() >= kMaxPath) {
+    return "Failed opening Unix socket: unix socket path too long (" + std::to_string(path.size()) +
+           "), must be under " + std::to_string(kMaxPath);
+  }
   ::unlink(path.c_str());  // a stale socket file from an earlier run
   boost::system::error_code ec;
   auto acceptor = std::make_unique<asio::local::stream_protocol::acceptor>(io_);

@@ -62,6 +62,7 @@ class Server {
   void Admit(int protocol_family, int protocol, int native_fd);
   boost::asio::awaitable<void> Cron();
   void ApplyConfig();
+  // At startup, makes the open files limit fit maxclients (or maxclients fit the limit).
   void AdjustOpenFilesLimit();
   void StopOnLoop();
   std::optional<std::string> BindTcp();

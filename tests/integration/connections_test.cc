@@ -200,6 +200,39 @@ TEST(Connections, RaisesOpenFilesLimitForMaxclients) {
       << server->ReadLog();
 }
 
+TEST(Connections, ConfigSetMaxclientsRaisesOpenFilesLimit) {
+  // Redis's updateMaxclients: CONFIG SET maxclients raises the open files limit to match.
+  rlimit saved{};
+  ASSERT_EQ(::getrlimit(RLIMIT_NOFILE, &saved), 0);
+  if (saved.rlim_max != RLIM_INFINITY && saved.rlim_max < 2000) {
+    GTEST_SKIP() << "hard limit on open files too low: " << saved.rlim_max;
+  }
+  rlimit low = saved;
+  low.rlim_cur = 64;
+  ASSERT_EQ(::setrlimit(RLIMIT_NOFILE, &low), 0);
+  auto server = ServerProcess::StartKvserver({"--maxclients", "10"});
+  ASSERT_EQ(::setrlimit(RLIMIT_NOFILE, &saved), 0);
+  ASSERT_TRUE(server);
+  auto first = server->Connect();
+  ASSERT_EQ(Str(Command(first.get(), "CONFIG SET maxclients 300")), "OK");
+  std::vector<RedisConnection> clients;
+  for (int i = 0; i < 250; ++i) {
+    timeval tv{3, 0};
+    RedisConnection c(redisConnectWithTimeout("127.0.0.1", server->port(), tv));
+    ASSERT_TRUE(c && c->err == 0) << "client " << i;
+    redisSetTimeout(c.get(), tv);
+    ASSERT_EQ(Str(Command(c.get(), "PING")), "PONG") << "client " << i;
+    clients.push_back(std::move(c));
+  }
+  std::ifstream limits("/proc/" + std::to_string(server->pid()) + "/limits");
+  std::string line;
+  long soft = -1;
+  while (std::getline(limits, line)) {
+    if (line.rfind("Max open files", 0) == 0) soft = std::stol(line.substr(26));
+  }
+  EXPECT_GE(soft, 332);
+}
+
 TEST(Connections, UnixSocket) {
   const std::string dir = MakeTempDir();
   const std::string path = dir + "/kv.sock";

@@ -184,6 +184,22 @@ TEST(Startup, PortInUse) {
   EXPECT_EQ(Str(Command(c.get(), "PING")), "PONG");
 }
 
+TEST(Startup, UnusableUnixSocketPath) {
+  int status = 0;
+  const std::string long_path = "/tmp/" + std::string(150, 'a') + "/kv.sock";
+  std::string out = RunKvserver("--port 0 --bind 127.0.0.1 --unixsocket " + long_path, &status);
+  EXPECT_EQ(status, 1) << out;
+  // Redis's wording.
+  EXPECT_TRUE(Contains(out,
+                       "Failed opening Unix socket: unix socket path too long (163), must "
+                       "be under 108"))
+      << out;
+
+  out = RunKvserver("--port 0 --bind 127.0.0.1 --unixsocket /nonexistent-dir/kv.sock", &status);
+  EXPECT_EQ(status, 1) << out;
+  EXPECT_TRUE(Contains(out, "Failed opening Unix socket /nonexistent-dir/kv.sock")) << out;
+}
+
 TEST(Startup, VersionAndHelp) {
   int status = -1;
   std::string out = RunKvserver("--version", &status);
