@@ -1,5 +1,6 @@
 #include "server/config.h"
 
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -251,6 +252,32 @@ std::optional<int64_t> ParseMemory(std::string_view s) {
     val = val * 10 + d;
   }
   return static_cast<int64_t>(val * mul);  // wraps like Redis's unchecked val*mul
+}
+
+int64_t MaxClientsAfterRaisingFileLimit(int64_t maxclients) {
+  constexpr int64_t kReservedFds = 32;  // CONFIG_MIN_RESERVED_FDS
+  constexpr rlim_t kStep = 16;
+  const rlim_t wanted = static_cast<rlim_t>(maxclients + kReservedFds);
+  rlimit limit{};
+  if (getrlimit(RLIMIT_NOFILE, &limit) != 0) return 1024 - kReservedFds;
+  const rlim_t old_limit = limit.rlim_cur;
+  if (old_limit == RLIM_INFINITY || old_limit >= wanted) return maxclients;
+  // Redis tries wanted, wanted-16, wanted-32, ... until setrlimit accepts one. Without
+  // privileges that is the first one at or below the hard limit; with them, wanted itself.
+  rlimit raise = limit;
+  raise.rlim_cur = wanted;
+  if (raise.rlim_max != RLIM_INFINITY && raise.rlim_max < wanted) raise.rlim_max = wanted;
+  if (setrlimit(RLIMIT_NOFILE, &raise) == 0) return maxclients;
+  rlim_t best = old_limit;
+  if (limit.rlim_max != RLIM_INFINITY && limit.rlim_max > old_limit) {
+    const rlim_t steps = (wanted - limit.rlim_max + kStep - 1) / kStep;
+    best = wanted - steps * kStep;
+    if (best < old_limit) best = old_limit;
+    rlimit lower = limit;
+    lower.rlim_cur = best;
+    if (setrlimit(RLIMIT_NOFILE, &lower) != 0) best = old_limit;
+  }
+  return static_cast<int64_t>(best) - kReservedFds;
 }
 
 std::optional<std::string> ApplyConfigText(std::string_view text, std::string_view source,

@@ -60,6 +60,12 @@ const Directive* FindDirective(std::string_view name);
 // rejects the result. nullopt when the text is not of that form.
 std::optional<int64_t> ParseMemory(std::string_view s);
 
+// Redis's adjustOpenFilesLimit as CONFIG SET maxclients runs it: makes sure the process may open
+// `maxclients` descriptors plus 32 reserved ones, raising the soft NOFILE limit (and the hard one
+// where privileges allow) by Redis's 16-descriptor steps, and returns the number of clients that
+// fit (`maxclients` itself when it does). Unlike Redis it never lowers the hard limit.
+int64_t MaxClientsAfterRaisingFileLimit(int64_t maxclients);
+
 // Applies configuration text in redis.conf syntax. `source` names it in error messages (a file
 // path or "command line"). Returns an error message naming the line and the directive.
 std::optional<std::string> ApplyConfigText(std::string_view text, std::string_view source,

@@ -160,6 +160,17 @@ void ConfigSet(CommandContext& ctx) {
         break;
       }
     }
+    // Redis's updateMaxclients: a higher maxclients needs the descriptors to go with it.
+    if (error_arg.empty() && updated.maxclients > ctx.server.config.maxclients) {
+      const int64_t fits = MaxClientsAfterRaisingFileLimit(updated.maxclients);
+      if (fits != updated.maxclients) {
+        error_arg = "maxclients";
+        error_text =
+            "The operating system is not able to handle the specified number of clients, try "
+            "with " +
+            std::to_string(fits);
+      }
+    }
     if (error_arg.empty()) {
       ctx.server.config = std::move(updated);
       if (ctx.server.config_changed) ctx.server.config_changed();

@@ -3,6 +3,7 @@
 // a comment names one of kvserver's intentional differences (no persistence, fewer INFO fields,
 // no CONFIG REWRITE, port/bind fixed at startup).
 
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <climits>
@@ -317,7 +318,39 @@ TEST_F(ServerFamilyTest, ConfigSetIntegers) {
   EXPECT_EQ(h.Run({"CONFIG", "SET", "maxclients", "4294967296"}),
             SetFailed("maxclients", kClients));
   EXPECT_EQ(h.Run({"CONFIG", "SET", "maxclients", "abc"}), SetFailed("maxclients", kParse));
-  EXPECT_EQ(h.Run({"CONFIG", "SET", "maxclients", "4294967295"}), kOk);
+  EXPECT_EQ(h.Run({"CONFIG", "SET", "maxclients", "1"}), kOk);
+  // The upper bound passes the range check (and then needs file descriptors, see below).
+  EXPECT_NE(h.Run({"CONFIG", "SET", "maxclients", "4294967295"}),
+            SetFailed("maxclients", kClients));
+}
+
+TEST_F(ServerFamilyTest, ConfigSetMaxclientsNeedsFileDescriptors) {
+  // Redis's updateMaxclients: raising maxclients raises the open files limit to match, or fails
+  // naming the number of clients that would fit (32 descriptors are kept in reserve).
+  rlimit limit{};
+  ASSERT_EQ(getrlimit(RLIMIT_NOFILE, &limit), 0);
+  if (limit.rlim_max == RLIM_INFINITY || limit.rlim_max > 1'000'000) {
+    GTEST_SKIP() << "no usable hard limit on open files";
+  }
+  const int64_t fits = static_cast<int64_t>(limit.rlim_max) - 32;
+  EXPECT_EQ(h.Run({"CONFIG", "SET", "maxclients", std::to_string(fits)}), kOk);
+  ASSERT_EQ(getrlimit(RLIMIT_NOFILE, &limit), 0);
+  EXPECT_GE(limit.rlim_cur, static_cast<rlim_t>(fits + 32));
+  // One more client needs a hard limit only a privileged process could raise.
+  const std::string reply = h.Run({"CONFIG", "SET", "maxclients", std::to_string(fits + 1)});
+  if (reply != kOk) {
+    EXPECT_EQ(reply, SetFailed("maxclients",
+                               "The operating system is not able to handle the specified number "
+                               "of clients, try with " +
+                                   std::to_string(fits)));
+    EXPECT_EQ(h.state().config.maxclients, fits);
+    // Nothing else in the same CONFIG SET is applied either.
+    EXPECT_NE(h.Run({"CONFIG", "SET", "timeout", "9", "maxclients", std::to_string(fits + 100)}),
+              kOk);
+    EXPECT_EQ(h.state().config.timeout, 0);
+  }
+  // Lowering it needs nothing.
+  EXPECT_EQ(h.Run({"CONFIG", "SET", "maxclients", "100"}), kOk);
 }
 
 TEST_F(ServerFamilyTest, ConfigSetHzIsClamped) {
