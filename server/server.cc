@@ -260,7 +260,6 @@ asio::awaitable<void> Server::AcceptUnix(asio::local::stream_protocol::acceptor&
 
 void Server::Admit(int protocol_family, int protocol, int native_fd) {
   if (native_fd < 0) return;
-  ++state_.stats.total_connections_received;
   if (connections_.size() >= static_cast<size_t>(state_.config.maxclients)) {
     static constexpr char kError[] = "-ERR max number of clients reached\r\n";
     [[maybe_unused]] ssize_t n = ::write(native_fd, kError, sizeof(kError) - 1);
@@ -268,6 +267,8 @@ void Server::Admit(int protocol_family, int protocol, int native_fd) {
     ++state_.stats.rejected_connections;
     return;
   }
+  // Like Redis's stat_numconnections, only connections that were let in count.
+  ++state_.stats.total_connections_received;
   Connection::Socket socket(io_, asio::generic::stream_protocol(protocol_family, protocol),
                             native_fd);
   auto conn = std::make_shared<Connection>(this, std::move(socket), next_client_id_++);

@@ -86,6 +86,8 @@ TEST(Connections, MaxClients) {
     clients.push_back(server->Connect());
     ASSERT_EQ(Str(Command(clients.back().get(), "PING")), "PONG");
   }
+  const std::string received = InfoField(clients[0].get(), "total_connections_received");
+  EXPECT_EQ(received, "5");
   {
     RawClient sixth(server->port());
     ASSERT_TRUE(sixth.ok());
@@ -94,6 +96,8 @@ TEST(Connections, MaxClients) {
     EXPECT_TRUE(closed);
   }
   EXPECT_EQ(InfoField(clients[0].get(), "rejected_connections"), "1");
+  // As in Redis, a rejected connection is not counted as received.
+  EXPECT_EQ(InfoField(clients[0].get(), "total_connections_received"), received);
   EXPECT_EQ(InfoField(clients[0].get(), "connected_clients"), "5");
   // Once a client leaves, a new one gets in.
   clients.pop_back();
