@@ -40,7 +40,12 @@ struct CommandContext {
   ServerState& server;
   int64_t now_ms;  // the command's time: one clock reading, used for every expiry decision
 
-  Db& db() { return server.dbs.db(conn.db_index); }
+  // The selected database, with its access clock set to the command's time.
+  Db& db() {
+    Db& d = server.dbs.db(conn.db_index);
+    d.SetClock(now_ms);
+    return d;
+  }
 };
 
 using CommandHandler = void (*)(CommandContext&);

@@ -55,6 +55,7 @@ CommandRegistry BuildCommandRegistry() {
   RegisterConnectionFamily(registry);
   RegisterStringFamily(registry);
   RegisterGenericFamily(registry);
+  RegisterKeyspaceFamily(registry);
   RegisterServerFamily(registry);
   RegisterIntrospectionFamily(registry);
   return registry;

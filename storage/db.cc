@@ -1,8 +1,23 @@
 #include "storage/db.h"
 
+#include <utility>
 #include <vector>
 
 namespace kv {
+
+static_assert(sizeof(size_t) == 8, "segments are chosen by the top bits of a 64-bit hash");
+
+Db::Db() {
+  segments_.push_back(std::make_unique<Segment>());
+  dir_.push_back(segments_.back().get());
+}
+
+bool Db::EraseKey(std::string_view key) {
+  const size_t h = KeyHash{}(key);
+  if (SegmentFor(h).map.erase(PrehashedKey{key, h}) == 0) return false;
+  --size_;
+  return true;
+}
 
 bool Db::ExpireIfNeeded(std::string_view key, int64_t now_ms) {
   if (expires_.empty()) return false;
@@ -11,21 +26,77 @@ bool Db::ExpireIfNeeded(std::string_view key, int64_t now_ms) {
   // deadline itself it still exists (with a TTL of 0).
   if (it == expires_.end() || it->second >= now_ms) return false;
   expires_.erase(it);
-  entries_.erase(key);
+  EraseKey(key);
   ++expired_keys_;
   return true;
 }
 
-Value* Db::Find(std::string_view key, int64_t now_ms) {
+Value* Db::Peek(std::string_view key, int64_t now_ms) {
   if (ExpireIfNeeded(key, now_ms)) return nullptr;
-  auto it = entries_.find(key);
-  return it == entries_.end() ? nullptr : &it->second;
+  const size_t h = KeyHash{}(key);
+  Map& map = SegmentFor(h).map;
+  auto it = map.find(PrehashedKey{key, h});
+  return it == map.end() ? nullptr : &it->second;
+}
+
+Value* Db::Find(std::string_view key, int64_t now_ms) {
+  Value* v = Peek(key, now_ms);
+  if (v != nullptr) v->set_access_time(clock_s_);
+  return v;
+}
+
+void Db::Split(size_t hash) {
+  Segment& old = SegmentFor(hash);
+  if (old.depth == 64) return;
+  if (old.depth == depth_) {
+    // The directory doubles: every entry becomes two consecutive ones.
+    std::vector<Segment*> bigger(dir_.size() * 2);
+    for (size_t i = 0; i < dir_.size(); ++i) bigger[2 * i] = bigger[2 * i + 1] = dir_[i];
+    dir_.swap(bigger);
+    ++depth_;
+  }
+  auto lo = std::make_unique<Segment>();
+  auto hi = std::make_unique<Segment>();
+  lo->depth = hi->depth = old.depth + 1;
+  lo->map.reserve(kMaxSegmentSize);
+  hi->map.reserve(kMaxSegmentSize);
+  const int bit = 63 - old.depth;  // the first hash bit after the segment's prefix
+  for (auto it = old.map.begin(); it != old.map.end();) {
+    auto node = old.map.extract(it++);
+    const size_t h = KeyHash{}(node.key());
+    ((h >> bit) & 1 ? hi : lo)->map.insert(std::move(node));
+  }
+  // The old segment filled 2^(depth_ - old.depth) consecutive entries: the first half goes to
+  // lo, the second to hi.
+  const size_t span = size_t{1} << (depth_ - old.depth);
+  const size_t start = DirIndex(hash) & ~(span - 1);
+  for (size_t i = 0; i < span; ++i) dir_[start + i] = i < span / 2 ? lo.get() : hi.get();
+  const size_t slot = old.slot;
+  lo->slot = slot;
+  hi->slot = segments_.size();
+  segments_[slot] = std::move(lo);  // frees the old segment
+  segments_.push_back(std::move(hi));
+}
+
+std::pair<Value*, bool> Db::Insert(std::string_view key) {
+  const size_t h = KeyHash{}(key);
+  Segment* seg = &SegmentFor(h);
+  auto [it, inserted] = seg->map.try_emplace(PrehashedKey{key, h});
+  if (!inserted) return {&it->second, false};
+  ++size_;
+  if (seg->map.size() > kMaxSegmentSize) {
+    Split(h);
+    seg = &SegmentFor(h);
+    return {&seg->map.find(PrehashedKey{key, h})->second, true};
+  }
+  return {&it->second, true};
 }
 
 void Db::SetString(std::string_view key, std::string_view value, int64_t expire_at_ms,
                    bool keep_ttl) {
-  auto [it, inserted] = entries_.try_emplace(key);
-  it->second.SetString(value);
+  auto [v, inserted] = Insert(key);
+  v->SetString(value);
+  v->set_access_time(clock_s_);
   if (expire_at_ms != kNoExpiry) {
     expires_.insert_or_assign(key, expire_at_ms);
   } else if (!inserted && !keep_ttl && !expires_.empty()) {
@@ -35,14 +106,46 @@ void Db::SetString(std::string_view key, std::string_view value, int64_t expire_
 
 Value& Db::FindOrInsert(std::string_view key, int64_t now_ms, bool* inserted) {
   ExpireIfNeeded(key, now_ms);
-  auto [it, fresh] = entries_.try_emplace(key);
+  auto [v, fresh] = Insert(key);
   *inserted = fresh;
-  return it->second;
+  v->set_access_time(clock_s_);
+  return *v;
+}
+
+void Db::Put(std::string_view key, Value value, int64_t expire_at_ms) {
+  auto [v, inserted] = Insert(key);
+  *v = std::move(value);
+  v->set_access_time(clock_s_);
+  if (expire_at_ms != kNoExpiry) {
+    expires_.insert_or_assign(key, expire_at_ms);
+  } else if (!inserted && !expires_.empty()) {
+    expires_.erase(key);
+  }
+}
+
+bool Db::Take(std::string_view key, int64_t now_ms, Value* value, int64_t* expire_at_ms) {
+  if (ExpireIfNeeded(key, now_ms)) return false;
+  const size_t h = KeyHash{}(key);
+  Map& map = SegmentFor(h).map;
+  auto it = map.find(PrehashedKey{key, h});
+  if (it == map.end()) return false;
+  *value = std::move(it->second);
+  map.erase(it);
+  --size_;
+  *expire_at_ms = kNoExpiry;
+  if (!expires_.empty()) {
+    auto e = expires_.find(key);
+    if (e != expires_.end()) {
+      *expire_at_ms = e->second;
+      expires_.erase(e);
+    }
+  }
+  return true;
 }
 
 bool Db::Delete(std::string_view key, int64_t now_ms) {
   if (ExpireIfNeeded(key, now_ms)) return false;
-  if (entries_.erase(key) == 0) return false;
+  if (!EraseKey(key)) return false;
   if (!expires_.empty()) expires_.erase(key);
   return true;
 }
@@ -57,9 +160,47 @@ void Db::SetExpire(std::string_view key, int64_t at_ms) { expires_.insert_or_ass
 
 bool Db::Persist(std::string_view key) { return expires_.erase(key) > 0; }
 
+void Db::ForEach(absl::FunctionRef<void(const std::string& key, const Value& value)> fn) const {
+  for (const auto& seg : segments_) {
+    for (const auto& [key, value] : seg->map) fn(key, value);
+  }
+}
+
+uint64_t Db::Scan(uint64_t cursor, absl::FunctionRef<void(const std::string& key)> fn) const {
+  const size_t index = DirIndex(cursor);
+  const Segment& seg = *dir_[index];
+  for (const auto& entry : seg.map) fn(entry.first);
+  const size_t span = size_t{1} << (depth_ - seg.depth);
+  const size_t end = (index & ~(span - 1)) + span;
+  if (end >= dir_.size()) return 0;
+  return static_cast<uint64_t>(end) << (64 - depth_);
+}
+
+std::optional<std::string> Db::RandomKey(int64_t now_ms) {
+  while (size_ > 0) {
+    rng_ ^= rng_ << 13;
+    rng_ ^= rng_ >> 7;
+    rng_ ^= rng_ << 17;
+    // A random directory entry, then the first non-empty segment from there.
+    size_t index = static_cast<size_t>(rng_ % dir_.size());
+    while (dir_[index]->map.empty()) index = (index + 1) % dir_.size();
+    const Map& map = dir_[index]->map;
+    auto it = map.begin();
+    std::advance(it, static_cast<ptrdiff_t>((rng_ >> 32) % map.size()));
+    std::string key = it->first;
+    if (!ExpireIfNeeded(key, now_ms)) return key;
+  }
+  return std::nullopt;
+}
+
 void Db::Clear() {
-  // Swapping with empty maps releases the memory, which clear() would keep.
-  absl::flat_hash_map<std::string, Value, KeyHash, KeyEq>().swap(entries_);
+  // Fresh containers release the memory, which clear() would keep.
+  segments_.clear();
+  std::vector<Segment*>().swap(dir_);
+  segments_.push_back(std::make_unique<Segment>());
+  dir_.push_back(segments_.back().get());
+  depth_ = 0;
+  size_ = 0;
   absl::flat_hash_map<std::string, int64_t, KeyHash, KeyEq>().swap(expires_);
   expire_cursor_.clear();
   avg_ttl_ms_ = 0;
@@ -97,7 +238,7 @@ Db::ExpireCycleResult Db::ActiveExpire(int64_t now_ms, size_t max_checks) {
   }
   for (const std::string& key : doomed) {
     expires_.erase(key);
-    entries_.erase(key);
+    EraseKey(key);
   }
   if (ttl_samples > 0) {
     const int64_t avg = ttl_sum / ttl_samples;

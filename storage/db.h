@@ -2,10 +2,14 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/functional/function_ref.h"
 #include "storage/key_hash.h"
 #include "storage/value.h"
 
@@ -17,6 +21,18 @@ constexpr int64_t kNoExpiry = -1;
 // One logical database: keys to values, plus a second map holding the deadline of every key with
 // a TTL (Redis's split), so that active expiry walks only volatile keys.
 //
+// The keys live in segments: small flat_hash_maps, each holding the keys whose hash starts with
+// a given bit prefix (extendible hashing). A directory of 2^depth entries, indexed by the top
+// `depth` bits of a key's hash, points at the segments; a segment of local depth d < depth fills
+// 2^(depth-d) consecutive entries. A segment that outgrows kMaxSegmentSize splits in two on its
+// next hash bit, alone: no resize ever touches more than one segment's keys, so a growing table
+// has no latency spike, and the directory doubles only as an array of pointers.
+//
+// Every segment is a contiguous range of hash values, so a SCAN cursor is a position in hash
+// space: a call returns the whole segment holding the cursor and the next cursor is where that
+// segment ends. Splits only cut ranges into smaller ranges, so every key present for the whole
+// iteration is returned (a key may come twice if its segment split mid-iteration).
+//
 // Every lookup applies lazy expiry first, with the `now_ms` the caller passes. Pointers returned
 // by lookups are valid only until the next change to this Db: no view survives a handler.
 class Db {
@@ -26,9 +42,23 @@ class Db {
     size_t expired = 0;
   };
 
+  // A segment splits once it holds more keys than this (7/8 of a 512-slot table).
+  static constexpr size_t kMaxSegmentSize = 448;
+
+  Db();
+  Db(Db&&) noexcept = default;
+  Db& operator=(Db&&) noexcept = default;
+
+  // The time commands run at, in Unix milliseconds: accesses are stamped with it (Redis's cached
+  // LRU clock). The server sets it before each command.
+  void SetClock(int64_t now_ms) { clock_s_ = static_cast<uint32_t>(now_ms / 1000); }
+
   // The live value of `key`, or nullptr when it is absent or has expired (and is then deleted).
+  // Marks the key as accessed now.
   Value* Find(std::string_view key, int64_t now_ms);
-  bool Exists(std::string_view key, int64_t now_ms) { return Find(key, now_ms) != nullptr; }
+  // As Find, without marking the key accessed (Redis's LOOKUP_NOTOUCH).
+  Value* Peek(std::string_view key, int64_t now_ms);
+  bool Exists(std::string_view key, int64_t now_ms) { return Peek(key, now_ms) != nullptr; }
 
   // Stores a string at `key`, replacing any value. The TTL is cleared unless `keep_ttl`; an
   // `expire_at_ms` other than kNoExpiry sets a new one.
@@ -36,6 +66,11 @@ class Db {
                  bool keep_ttl = false);
   // Finds `key` or inserts an empty string there; `*inserted` tells which.
   Value& FindOrInsert(std::string_view key, int64_t now_ms, bool* inserted);
+  // Stores `value` at `key`, replacing any value, with deadline `expire_at_ms` (or none). The
+  // value is marked accessed now.
+  void Put(std::string_view key, Value value, int64_t expire_at_ms);
+  // Removes a live `key` and hands over its value and deadline; false if it is not live.
+  bool Take(std::string_view key, int64_t now_ms, Value* value, int64_t* expire_at_ms);
 
   // Removes `key` if it is live; returns whether it was.
   bool Delete(std::string_view key, int64_t now_ms);
@@ -47,11 +82,23 @@ class Db {
   // Removes the deadline of an existing key; returns whether it had one.
   bool Persist(std::string_view key);
 
-  size_t size() const { return entries_.size(); }
+  // Calls `fn` for every key, expired or not, in no particular order. `fn` must not change the Db.
+  void ForEach(absl::FunctionRef<void(const std::string& key, const Value& value)> fn) const;
+  // One SCAN step: calls `fn` for every key (expired or not) of the segment holding hash
+  // position `cursor` and returns the cursor of the next segment, 0 after the last. Any 64-bit
+  // cursor is accepted. `fn` must not change the Db.
+  uint64_t Scan(uint64_t cursor, absl::FunctionRef<void(const std::string& key)> fn) const;
+  // A random live key, std::nullopt if there is none; expired keys met on the way are deleted.
+  std::optional<std::string> RandomKey(int64_t now_ms);
+
+  size_t size() const { return size_; }
   size_t expires_size() const { return expires_.size(); }
   uint64_t expired_keys() const { return expired_keys_; }
   // Redis's estimate of the average TTL of volatile keys, from active expiry's samples.
   int64_t avg_ttl_ms() const { return expires_.empty() ? 0 : avg_ttl_ms_; }
+  // The number of segments and the directory's depth, for tests.
+  size_t segment_count() const { return segments_.size(); }
+  int directory_depth() const { return depth_; }
   void Clear();
 
   // One step of active expiry: examines up to `max_checks` volatile keys, continuing where the
@@ -59,10 +106,31 @@ class Db {
   ExpireCycleResult ActiveExpire(int64_t now_ms, size_t max_checks);
 
  private:
+  using Map = absl::flat_hash_map<std::string, Value, KeyHash, KeyEq>;
+  struct Segment {
+    Map map;
+    int depth = 0;    // how many leading hash bits all its keys share
+    size_t slot = 0;  // its index in segments_
+  };
+
+  size_t DirIndex(size_t hash) const { return depth_ == 0 ? 0 : hash >> (64 - depth_); }
+  Segment& SegmentFor(size_t hash) const { return *dir_[DirIndex(hash)]; }
+  // Inserts `key` if absent; returns the entry and whether it was inserted. May split the
+  // segment, so the iterator is only valid until the next insertion.
+  std::pair<Value*, bool> Insert(std::string_view key);
+  void Split(size_t hash);
+  // Removes `key` from the keys (not from the deadlines); returns whether it was there.
+  bool EraseKey(std::string_view key);
   // Deletes `key` if its deadline has passed; returns whether it did.
   bool ExpireIfNeeded(std::string_view key, int64_t now_ms);
 
-  absl::flat_hash_map<std::string, Value, KeyHash, KeyEq> entries_;
+  std::vector<Segment*> dir_;
+  std::vector<std::unique_ptr<Segment>> segments_;
+  int depth_ = 0;
+  size_t size_ = 0;
+  uint32_t clock_s_ = 0;
+  uint64_t rng_ = 0x9E3779B97F4A7C15ull;  // RandomKey's xorshift state
+
   absl::flat_hash_map<std::string, int64_t, KeyHash, KeyEq> expires_;
   std::string expire_cursor_;  // the volatile key the next active expiry step starts from
   uint64_t expired_keys_ = 0;

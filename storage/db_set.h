@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <utility>
 #include <vector>
 
 #include "storage/db.h"
@@ -18,6 +19,8 @@ class DbSet {
   const Db& db(size_t index) const { return dbs_[index]; }
 
   void FlushAll();
+  // SWAPDB: the contents of two databases trade places (connections keep their index).
+  void Swap(size_t a, size_t b) { std::swap(dbs_[a], dbs_[b]); }
   size_t TotalKeys() const;
   uint64_t ExpiredKeys() const;
   // Redis's active expire cycle: samples volatile keys of every database, 20 at a time, and keeps

@@ -8,6 +8,7 @@ class CommandRegistry;
 void RegisterConnectionFamily(CommandRegistry& registry);
 void RegisterStringFamily(CommandRegistry& registry);
 void RegisterGenericFamily(CommandRegistry& registry);
+void RegisterKeyspaceFamily(CommandRegistry& registry);
 void RegisterServerFamily(CommandRegistry& registry);
 void RegisterIntrospectionFamily(CommandRegistry& registry);
 

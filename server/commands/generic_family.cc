@@ -1,4 +1,5 @@
-// Keys: DEL, EXISTS, EXPIRE, PEXPIRE, TTL, PTTL, PERSIST.
+// Keys: DEL, EXISTS, EXPIRE, PEXPIRE, EXPIREAT, PEXPIREAT, TTL, PTTL, EXPIRETIME, PEXPIRETIME,
+// PERSIST.
 
 #include <climits>
 
@@ -38,9 +39,10 @@ void Exists(CommandContext& ctx) {
 
 enum ExpireFlag : uint32_t { kNx = 1, kXx = 2, kGt = 4, kLt = 8 };
 
-// EXPIRE/PEXPIRE key time [NX|XX|GT|LT], as Redis's expireGenericCommand: options are checked
-// before the time, a time in the past deletes the key, and GT treats "no TTL" as infinite.
-void ExpireGeneric(CommandContext& ctx, bool seconds) {
+// EXPIRE/PEXPIRE/EXPIREAT/PEXPIREAT key time [NX|XX|GT|LT], as Redis's expireGenericCommand:
+// options are checked before the time, a time in the past deletes the key, and GT treats "no TTL"
+// as infinite. `basetime` is the command's time for the relative forms, 0 for the absolute ones.
+void ExpireGeneric(CommandContext& ctx, std::string_view command, int64_t basetime, bool seconds) {
   uint32_t flags = 0;
   for (size_t j = 3; j < ctx.args.size(); ++j) {
     // Redis compares options as C strings (strcasecmp): a NUL byte ends one.
@@ -69,15 +71,14 @@ void ExpireGeneric(CommandContext& ctx, bool seconds) {
   auto parsed = ParseInt64(ctx.args[2]);
   if (!parsed) return ctx.reply.Error(errors::kNotInteger);
   int64_t when = *parsed;
-  const std::string_view command = seconds ? "expire" : "pexpire";
   if (seconds) {
     if (when > LLONG_MAX / 1000 || when < LLONG_MIN / 1000) {
       return ctx.reply.Error(InvalidExpireError(command));
     }
     when *= 1000;
   }
-  if (when > LLONG_MAX - ctx.now_ms) return ctx.reply.Error(InvalidExpireError(command));
-  when += ctx.now_ms;
+  if (when > LLONG_MAX - basetime) return ctx.reply.Error(InvalidExpireError(command));
+  when += basetime;
 
   Db& db = ctx.db();
   const std::string_view key = ctx.args[1];
@@ -97,21 +98,27 @@ void ExpireGeneric(CommandContext& ctx, bool seconds) {
   ctx.reply.Integer(1);
 }
 
-void Expire(CommandContext& ctx) { ExpireGeneric(ctx, true); }
-void PExpire(CommandContext& ctx) { ExpireGeneric(ctx, false); }
+void Expire(CommandContext& ctx) { ExpireGeneric(ctx, "expire", ctx.now_ms, true); }
+void PExpire(CommandContext& ctx) { ExpireGeneric(ctx, "pexpire", ctx.now_ms, false); }
+void ExpireAt(CommandContext& ctx) { ExpireGeneric(ctx, "expireat", 0, true); }
+void PExpireAt(CommandContext& ctx) { ExpireGeneric(ctx, "pexpireat", 0, false); }
 
-void TtlGeneric(CommandContext& ctx, bool seconds) {
+// TTL, PTTL, EXPIRETIME and PEXPIRETIME, as Redis's ttlGenericCommand: seconds are rounded to
+// the nearest, `absolute` gives the deadline instead of the time left.
+void TtlGeneric(CommandContext& ctx, bool seconds, bool absolute) {
   Db& db = ctx.db();
   if (!ExistsForRead(ctx, ctx.args[1])) return ctx.reply.Integer(-2);
   const int64_t at = db.GetExpire(ctx.args[1]);
   if (at == kNoExpiry) return ctx.reply.Integer(-1);
-  int64_t ttl = at - ctx.now_ms;
+  int64_t ttl = absolute ? at : at - ctx.now_ms;
   if (ttl < 0) ttl = 0;
   ctx.reply.Integer(seconds ? (ttl + 500) / 1000 : ttl);
 }
 
-void Ttl(CommandContext& ctx) { TtlGeneric(ctx, true); }
-void PTtl(CommandContext& ctx) { TtlGeneric(ctx, false); }
+void Ttl(CommandContext& ctx) { TtlGeneric(ctx, true, false); }
+void PTtl(CommandContext& ctx) { TtlGeneric(ctx, false, false); }
+void ExpireTime(CommandContext& ctx) { TtlGeneric(ctx, true, true); }
+void PExpireTime(CommandContext& ctx) { TtlGeneric(ctx, false, true); }
 
 void Persist(CommandContext& ctx) {
   Db& db = ctx.db();
@@ -130,6 +137,17 @@ void RegisterGenericFamily(CommandRegistry& r) {
               "Set a key's time to live in seconds", "1.0.0", "@keyspace @write @fast"});
   r.Register({"pexpire", -3, kCmdWrite | kCmdFast, 1, 1, 1, PExpire, "generic",
               "Set a key's time to live in milliseconds", "2.6.0", "@keyspace @write @fast"});
+  r.Register({"expireat", -3, kCmdWrite | kCmdFast, 1, 1, 1, ExpireAt, "generic",
+              "Set the expiration for a key as a UNIX timestamp", "1.2.0",
+              "@keyspace @write @fast"});
+  r.Register({"pexpireat", -3, kCmdWrite | kCmdFast, 1, 1, 1, PExpireAt, "generic",
+              "Set the expiration for a key as a UNIX timestamp specified in milliseconds", "2.6.0",
+              "@keyspace @write @fast"});
+  r.Register({"expiretime", 2, kCmdReadOnly | kCmdFast, 1, 1, 1, ExpireTime, "generic",
+              "Get the expiration Unix timestamp for a key", "7.0.0", "@keyspace @read @fast"});
+  r.Register({"pexpiretime", 2, kCmdReadOnly | kCmdFast, 1, 1, 1, PExpireTime, "generic",
+              "Get the expiration Unix timestamp for a key in milliseconds", "7.0.0",
+              "@keyspace @read @fast"});
   r.Register({"ttl", 2, kCmdReadOnly | kCmdFast, 1, 1, 1, Ttl, "generic",
               "Get the time to live for a key in seconds", "1.0.0", "@keyspace @read @fast"});
   r.Register({"pttl", 2, kCmdReadOnly | kCmdFast, 1, 1, 1, PTtl, "generic",

@@ -1,0 +1,117 @@
+// The Db functions behind the keyspace commands: segments and SCAN cursors, RandomKey, Take/Put,
+// ForEach and access times.
+
+#include <set>
+#include <string>
+
+#include "gtest/gtest.h"
+#include "storage/db.h"
+#include "storage/db_set.h"
+
+namespace kv {
+namespace {
+
+constexpr int64_t kNow = 1'700'000'000'000;
+
+std::set<std::string> ScanAll(const Db& db) {
+  std::set<std::string> keys;
+  uint64_t cursor = 0;
+  do {
+    cursor = db.Scan(cursor, [&](const std::string& k) { keys.insert(k); });
+  } while (cursor != 0);
+  return keys;
+}
+
+TEST(DbKeyspaceTest, SegmentsSplitAndKeepEveryKey) {
+  Db db;
+  for (int i = 0; i < 100000; ++i) db.SetString("k" + std::to_string(i), "v");
+  EXPECT_EQ(db.size(), 100000u);
+  EXPECT_GT(db.segment_count(), 100000u / Db::kMaxSegmentSize);
+  EXPECT_GT(db.directory_depth(), 7);
+  for (int i = 0; i < 100000; i += 997) EXPECT_NE(db.Find("k" + std::to_string(i), kNow), nullptr);
+  EXPECT_EQ(ScanAll(db).size(), 100000u);
+  size_t n = 0;
+  db.ForEach([&](const std::string&, const Value&) { ++n; });
+  EXPECT_EQ(n, 100000u);
+  EXPECT_TRUE(db.Delete("k5", kNow));
+  EXPECT_EQ(db.size(), 99999u);
+  db.Clear();
+  EXPECT_EQ(db.size(), 0u);
+  EXPECT_EQ(db.segment_count(), 1u);
+  EXPECT_EQ(ScanAll(db).size(), 0u);
+}
+
+TEST(DbKeyspaceTest, ScanCursorSurvivesGrowth) {
+  Db db;
+  std::set<std::string> initial;
+  for (int i = 0; i < 5000; ++i) {
+    db.SetString("a" + std::to_string(i), "v");
+    initial.insert("a" + std::to_string(i));
+  }
+  std::set<std::string> seen;
+  uint64_t cursor = 0;
+  int added = 0;
+  do {
+    cursor = db.Scan(cursor, [&](const std::string& k) { seen.insert(k); });
+    for (int j = 0; j < 500; ++j) db.SetString("b" + std::to_string(added++), "v");
+  } while (cursor != 0);
+  for (const std::string& k : initial) ASSERT_EQ(seen.count(k), 1u) << k;
+  // Any cursor is accepted, even one that was never returned.
+  EXPECT_NO_FATAL_FAILURE(db.Scan(~uint64_t{0}, [](const std::string&) {}));
+}
+
+TEST(DbKeyspaceTest, RandomKeySkipsExpired) {
+  Db db;
+  EXPECT_FALSE(db.RandomKey(kNow).has_value());
+  db.SetString("gone", "v", kNow + 1);
+  db.SetString("live", "v");
+  for (int i = 0; i < 20; ++i) EXPECT_EQ(db.RandomKey(kNow + 10), "live");
+  EXPECT_EQ(db.size(), 1u);
+  std::set<std::string> picked;
+  for (int i = 0; i < 2000; ++i) db.SetString("x" + std::to_string(i), "v");
+  for (int i = 0; i < 200; ++i) picked.insert(*db.RandomKey(kNow));
+  EXPECT_GT(picked.size(), 50u);
+}
+
+TEST(DbKeyspaceTest, TakeAndPutCarryTheDeadline) {
+  Db db;
+  db.SetString("a", "1", kNow + 1000);
+  Value v;
+  int64_t at = 0;
+  EXPECT_FALSE(db.Take("missing", kNow, &v, &at));
+  EXPECT_TRUE(db.Take("a", kNow, &v, &at));
+  EXPECT_EQ(v.str(), "1");
+  EXPECT_EQ(at, kNow + 1000);
+  EXPECT_FALSE(db.Exists("a", kNow));
+  EXPECT_EQ(db.expires_size(), 0u);
+  db.SetString("b", "old", kNow + 5);
+  db.Put("b", v, kNoExpiry);
+  EXPECT_EQ(db.GetExpire("b"), kNoExpiry);
+  EXPECT_EQ(db.Find("b", kNow)->str(), "1");
+  db.Put("c", v, at);
+  EXPECT_EQ(db.GetExpire("c"), kNow + 1000);
+}
+
+TEST(DbKeyspaceTest, AccessTimeFollowsFindNotPeek) {
+  Db db;
+  db.SetClock(kNow);
+  db.SetString("k", "v");
+  EXPECT_EQ(db.Peek("k", kNow)->access_time(), kNow / 1000);
+  db.SetClock(kNow + 7000);
+  EXPECT_EQ(db.Peek("k", kNow + 7000)->access_time(), kNow / 1000);
+  EXPECT_EQ(db.Find("k", kNow + 7000)->access_time(), (kNow + 7000) / 1000);
+}
+
+TEST(DbKeyspaceTest, DbSetSwap) {
+  DbSet dbs(3);
+  dbs.db(0).SetString("a", "0");
+  dbs.Swap(0, 2);
+  EXPECT_EQ(dbs.db(0).size(), 0u);
+  EXPECT_NE(dbs.db(2).Find("a", kNow), nullptr);
+  dbs.Swap(1, 1);
+}
+
+TEST(DbKeyspaceTest, ValueStaysSmall) { EXPECT_EQ(sizeof(Value), 40u); }
+
+}  // namespace
+}  // namespace kv
