@@ -1,6 +1,17 @@
-// Strings: GET, SET, INCR/DECR/INCRBY/DECRBY, MSET, MGET.
+// Strings: GET, SET, SETNX, SETEX, PSETEX, GETSET, GETDEL, GETEX, INCR/DECR/INCRBY/DECRBY,
+// INCRBYFLOAT, MSET, MSETNX, MGET, APPEND, STRLEN, GETRANGE/SUBSTR, SETRANGE, LCS.
 
+#include <algorithm>
+#include <cerrno>
 #include <climits>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "protocol/number.h"
 #include "server/command_registry.h"
@@ -32,6 +43,33 @@ void Get(CommandContext& ctx) {
   if (v == nullptr) return ctx.reply.Null();
   if (v->type() != ValueType::kString) return ctx.reply.Error(errors::kWrongType);
   ctx.reply.Bulk(v->str());
+}
+
+// Redis's getExpireMillisecondsOrReply: the absolute deadline in ms that an EX/PX/EXAT/PXAT
+// argument names, or nullopt after replying the error (not an integer; not positive, or too large
+// for milliseconds: "invalid expire time in '<command>' command").
+std::optional<int64_t> ExpireAtOrReply(CommandContext& ctx, std::string_view arg, bool seconds,
+                                       bool relative, std::string_view command) {
+  auto n = ParseInt64(arg);
+  if (!n) {
+    ctx.reply.Error(errors::kNotInteger);
+    return std::nullopt;
+  }
+  int64_t ms = *n;
+  if (ms <= 0 || (seconds && ms > LLONG_MAX / 1000)) {
+    ctx.reply.Error(InvalidExpireError(command));
+    return std::nullopt;
+  }
+  if (seconds) ms *= 1000;
+  if (relative) {
+    // Redis adds without an overflow check and then rejects a non-positive result.
+    ms = static_cast<int64_t>(static_cast<uint64_t>(ms) + static_cast<uint64_t>(ctx.now_ms));
+  }
+  if (ms <= 0) {
+    ctx.reply.Error(InvalidExpireError(command));
+    return std::nullopt;
+  }
+  return ms;
 }
 
 enum SetFlag : uint32_t {
@@ -86,20 +124,10 @@ void Set(CommandContext& ctx) {
 
   int64_t expire_at = kNoExpiry;
   if (flags & kSetAnyExpire) {
-    auto n = ParseInt64(expire_arg);
-    if (!n) return ctx.reply.Error(errors::kNotInteger);
-    const bool seconds = flags & (kSetEx | kSetExAt);
-    int64_t ms = *n;
-    if (ms <= 0 || (seconds && ms > LLONG_MAX / 1000)) {
-      return ctx.reply.Error(InvalidExpireError("set"));
-    }
-    if (seconds) ms *= 1000;
-    if (flags & (kSetEx | kSetPx)) {
-      // Redis adds without an overflow check and then rejects a non-positive result.
-      ms = static_cast<int64_t>(static_cast<uint64_t>(ms) + static_cast<uint64_t>(ctx.now_ms));
-    }
-    if (ms <= 0) return ctx.reply.Error(InvalidExpireError("set"));
-    expire_at = ms;
+    auto at = ExpireAtOrReply(ctx, expire_arg, flags & (kSetEx | kSetExAt),
+                              flags & (kSetEx | kSetPx), "set");
+    if (!at) return;
+    expire_at = *at;
   }
 
   Db& db = ctx.db();
@@ -181,6 +209,411 @@ void MGet(CommandContext& ctx) {
   }
 }
 
+// SETNX key value: 1 if it set the key, 0 if the key existed.
+void SetNx(CommandContext& ctx) {
+  Db& db = ctx.db();
+  if (db.Find(ctx.args[1], ctx.now_ms) != nullptr) return ctx.reply.Integer(0);
+  db.SetString(ctx.args[1], ctx.args[2]);
+  ctx.reply.Integer(1);
+}
+
+// SETEX key seconds value / PSETEX key milliseconds value: SET with EX or PX.
+void SetExGeneric(CommandContext& ctx, bool seconds, std::string_view command) {
+  auto at = ExpireAtOrReply(ctx, ctx.args[2], seconds, /*relative=*/true, command);
+  if (!at) return;
+  ctx.db().SetString(ctx.args[1], ctx.args[3], *at);
+  ctx.reply.Ok();
+}
+void SetEx(CommandContext& ctx) { SetExGeneric(ctx, true, "setex"); }
+void PSetEx(CommandContext& ctx) { SetExGeneric(ctx, false, "psetex"); }
+
+// Redis's getGenericCommand: replies the value (or nil) as GET does; false after a WRONGTYPE.
+bool GetGeneric(CommandContext& ctx) {
+  const Value* v = LookupRead(ctx, ctx.args[1]);
+  if (v == nullptr) {
+    ctx.reply.Null();
+    return true;
+  }
+  if (v->type() != ValueType::kString) {
+    ctx.reply.Error(errors::kWrongType);
+    return false;
+  }
+  ctx.reply.Bulk(v->str());
+  return true;
+}
+
+// GETSET key value: the old value, and the new one stored without a TTL.
+void GetSet(CommandContext& ctx) {
+  if (!GetGeneric(ctx)) return;
+  ctx.db().SetString(ctx.args[1], ctx.args[2]);
+}
+
+void GetDel(CommandContext& ctx) {
+  if (!GetGeneric(ctx)) return;
+  ctx.db().Delete(ctx.args[1], ctx.now_ms);
+}
+
+// GETEX key [EX s|PX ms|EXAT ts|PXAT ts|PERSIST]: options are parsed first (syntax errors even for
+// a missing key), the expire time is checked only once the key is known to be a string, and a
+// deadline already past deletes the key after its value was replied.
+void GetEx(CommandContext& ctx) {
+  uint32_t flags = 0;
+  constexpr uint32_t kPersist = 1 << 8;
+  std::string_view expire_arg;
+  for (size_t j = 2; j < ctx.args.size(); ++j) {
+    std::string_view opt = ctx.args[j];
+    const bool has_next = j + 1 < ctx.args.size();
+    uint32_t expire_flag = 0;
+    if (Is(opt, "persist") && !(flags & kSetAnyExpire)) {
+      flags |= kPersist;
+    } else if (Is(opt, "ex")) {
+      expire_flag = kSetEx;
+    } else if (Is(opt, "px")) {
+      expire_flag = kSetPx;
+    } else if (Is(opt, "exat")) {
+      expire_flag = kSetExAt;
+    } else if (Is(opt, "pxat")) {
+      expire_flag = kSetPxAt;
+    } else {
+      return ctx.reply.Error(errors::kSyntax);
+    }
+    if (expire_flag != 0) {
+      if ((flags & kPersist) || (flags & (kSetAnyExpire & ~expire_flag)) || !has_next) {
+        return ctx.reply.Error(errors::kSyntax);
+      }
+      flags |= expire_flag;
+      expire_arg = ctx.args[++j];
+    }
+  }
+
+  const std::string_view key = ctx.args[1];
+  const Value* v = LookupRead(ctx, key);
+  if (v == nullptr) return ctx.reply.Null();
+  if (v->type() != ValueType::kString) return ctx.reply.Error(errors::kWrongType);
+  int64_t expire_at = kNoExpiry;
+  if (flags & kSetAnyExpire) {
+    auto at = ExpireAtOrReply(ctx, expire_arg, flags & (kSetEx | kSetExAt),
+                              flags & (kSetEx | kSetPx), "getex");
+    if (!at) return;
+    expire_at = *at;
+  }
+  ctx.reply.Bulk(v->str());
+  Db& db = ctx.db();
+  if ((flags & (kSetExAt | kSetPxAt)) && expire_at <= ctx.now_ms) {
+    db.Delete(key, ctx.now_ms);
+  } else if (flags & kSetAnyExpire) {
+    db.SetExpire(key, expire_at);
+  } else if (flags & kPersist) {
+    db.Persist(key);
+  }
+}
+
+// MSETNX: sets every pair only if none of the keys exists (checked before anything is set, so a
+// repeated key does not block itself); 1 or 0.
+void MSetNx(CommandContext& ctx) {
+  if (ctx.args.size() % 2 == 0) return ctx.reply.Error(WrongArityError("msetnx"));
+  Db& db = ctx.db();
+  for (size_t i = 1; i < ctx.args.size(); i += 2) {
+    if (db.Find(ctx.args[i], ctx.now_ms) != nullptr) return ctx.reply.Integer(0);
+  }
+  for (size_t i = 1; i < ctx.args.size(); i += 2) db.SetString(ctx.args[i], ctx.args[i + 1]);
+  ctx.reply.Integer(1);
+}
+
+// Redis's MAX_LONG_DOUBLE_CHARS: the longest float text string2ld reads and ld2string writes.
+constexpr size_t kMaxLongDoubleChars = 5 * 1024;
+
+// Redis's string2ld: strtold on the whole text, which must not start with a space, must be all
+// used, and must not be NaN or overflow (nor underflow to zero). Hex and "inf" are accepted, as
+// strtold reads them.
+std::optional<long double> ParseLongDouble(std::string_view s) {
+  if (s.empty() || s.size() >= kMaxLongDoubleChars) return std::nullopt;
+  char buf[kMaxLongDoubleChars];
+  std::memcpy(buf, s.data(), s.size());
+  buf[s.size()] = '\0';
+  errno = 0;
+  char* end = nullptr;
+  const long double value = std::strtold(buf, &end);
+  if (std::isspace(static_cast<unsigned char>(buf[0])) || *end != '\0' ||
+      static_cast<size_t>(end - buf) != s.size() ||
+      (errno == ERANGE &&
+       (value == HUGE_VALL || value == -HUGE_VALL || std::fpclassify(value) == FP_ZERO)) ||
+      errno == EINVAL || std::isnan(value)) {
+    return std::nullopt;
+  }
+  return value;
+}
+
+// Redis's ld2string in LD_STR_HUMAN mode: "%.17Lf", then trailing zeros (and a bare '.') removed,
+// and "-0" written as "0".
+std::string FormatLongDoubleHuman(long double value) {
+  char buf[kMaxLongDoubleChars];
+  int n = std::snprintf(buf, sizeof(buf), "%.17Lf", value);
+  if (n < 0 || static_cast<size_t>(n) + 1 > sizeof(buf)) return std::string();
+  size_t len = static_cast<size_t>(n);
+  if (std::memchr(buf, '.', len) != nullptr) {
+    while (buf[len - 1] == '0') --len;
+    if (buf[len - 1] == '.') --len;
+  }
+  if (len == 2 && buf[0] == '-' && buf[1] == '0') {
+    buf[0] = '0';
+    len = 1;
+  }
+  return std::string(buf, len);
+}
+
+// INCRBYFLOAT key increment: long double arithmetic, the result stored (keeping the TTL) and
+// replied as a bulk string in Redis's human format.
+void IncrByFloat(CommandContext& ctx) {
+  Db& db = ctx.db();
+  const std::string_view key = ctx.args[1];
+  const Value* old = db.Find(key, ctx.now_ms);
+  if (old != nullptr && old->type() != ValueType::kString) {
+    return ctx.reply.Error(errors::kWrongType);
+  }
+  long double value = 0;
+  if (old != nullptr) {
+    auto parsed = ParseLongDouble(old->str());
+    if (!parsed) return ctx.reply.Error(errors::kNotFloat);
+    value = *parsed;
+  }
+  auto incr = ParseLongDouble(ctx.args[2]);
+  if (!incr) return ctx.reply.Error(errors::kNotFloat);
+  value += *incr;
+  if (std::isnan(value) || std::isinf(value)) {
+    return ctx.reply.Error("increment would produce NaN or Infinity");
+  }
+  const std::string text = FormatLongDoubleHuman(value);
+  bool inserted = false;
+  db.FindOrInsert(key, ctx.now_ms, &inserted).SetString(text);
+  ctx.reply.Bulk(text);
+}
+
+// Redis's checkStringLength: false (after replying the error) if a string of `size` + `append`
+// bytes would exceed proto-max-bulk-len.
+bool CheckStringLength(CommandContext& ctx, uint64_t size, uint64_t append) {
+  const uint64_t total = size + append;
+  if (total > static_cast<uint64_t>(ctx.server.config.proto_max_bulk_len) || total < size ||
+      total < append) {
+    ctx.reply.Error(errors::kStringTooLong);
+    return false;
+  }
+  return true;
+}
+
+// APPEND key value: the new length. A new key is created without a length check (the argument
+// itself is within the limit), an existing one is checked for the total.
+void Append(CommandContext& ctx) {
+  Db& db = ctx.db();
+  const std::string_view key = ctx.args[1];
+  const std::string_view add = ctx.args[2];
+  Value* v = db.Find(key, ctx.now_ms);
+  if (v == nullptr) {
+    db.SetString(key, add);
+    return ctx.reply.Integer(static_cast<int64_t>(add.size()));
+  }
+  if (v->type() != ValueType::kString) return ctx.reply.Error(errors::kWrongType);
+  if (!CheckStringLength(ctx, v->str().size(), add.size())) return;
+  v->mutable_str().append(add.data(), add.size());
+  ctx.reply.Integer(static_cast<int64_t>(v->str().size()));
+}
+
+void StrLen(CommandContext& ctx) {
+  const Value* v = LookupRead(ctx, ctx.args[1]);
+  if (v == nullptr) return ctx.reply.Integer(0);
+  if (v->type() != ValueType::kString) return ctx.reply.Error(errors::kWrongType);
+  ctx.reply.Integer(static_cast<int64_t>(v->str().size()));
+}
+
+// GETRANGE key start end (and SUBSTR): inclusive, negative indexes from the end, clamped; both
+// indexes are parsed before the key is looked up; a missing key is an empty string.
+void GetRange(CommandContext& ctx) {
+  auto start_arg = ParseInt64(ctx.args[2]);
+  if (!start_arg) return ctx.reply.Error(errors::kNotInteger);
+  auto end_arg = ParseInt64(ctx.args[3]);
+  if (!end_arg) return ctx.reply.Error(errors::kNotInteger);
+  const Value* v = LookupRead(ctx, ctx.args[1]);
+  if (v == nullptr) return ctx.reply.Bulk("");
+  if (v->type() != ValueType::kString) return ctx.reply.Error(errors::kWrongType);
+  const std::string& s = v->str();
+  const int64_t len = static_cast<int64_t>(s.size());
+  int64_t start = *start_arg;
+  int64_t end = *end_arg;
+  if (start < 0 && end < 0 && start > end) return ctx.reply.Bulk("");
+  if (start < 0) start += len;
+  if (end < 0) end += len;
+  if (start < 0) start = 0;
+  if (end < 0) end = 0;
+  if (end >= len) end = len - 1;
+  if (start > end || len == 0) return ctx.reply.Bulk("");
+  ctx.reply.Bulk(
+      std::string_view(s).substr(static_cast<size_t>(start), static_cast<size_t>(end - start + 1)));
+}
+
+// SETRANGE key offset value: the new length; the gap past the old end is zero-filled.
+void SetRange(CommandContext& ctx) {
+  auto offset = ParseInt64(ctx.args[2]);
+  if (!offset) return ctx.reply.Error(errors::kNotInteger);
+  if (*offset < 0) return ctx.reply.Error("offset is out of range");
+  const std::string_view key = ctx.args[1];
+  const std::string_view value = ctx.args[3];
+  Db& db = ctx.db();
+  Value* v = db.Find(key, ctx.now_ms);
+  if (v == nullptr) {
+    // Setting nothing on a missing key creates nothing.
+    if (value.empty()) return ctx.reply.Integer(0);
+    if (!CheckStringLength(ctx, static_cast<uint64_t>(*offset), value.size())) return;
+    bool inserted = false;
+    v = &db.FindOrInsert(key, ctx.now_ms, &inserted);
+  } else {
+    if (v->type() != ValueType::kString) return ctx.reply.Error(errors::kWrongType);
+    if (value.empty()) return ctx.reply.Integer(static_cast<int64_t>(v->str().size()));
+    if (!CheckStringLength(ctx, static_cast<uint64_t>(*offset), value.size())) return;
+  }
+  std::string& s = v->mutable_str();
+  const size_t off = static_cast<size_t>(*offset);
+  if (s.size() < off + value.size()) s.resize(off + value.size(), '\0');
+  std::memcpy(s.data() + off, value.data(), value.size());
+  ctx.reply.Integer(static_cast<int64_t>(s.size()));
+}
+
+// LCS key1 key2 [LEN] [IDX] [MINMATCHLEN n] [WITHMATCHLEN]: Redis's dynamic programming table and
+// its walk back from the end, so that the string and the ranges (longest index first) are the
+// ones Redis picks among equally long answers.
+void Lcs(CommandContext& ctx) {
+  const Value* va = LookupRead(ctx, ctx.args[1]);
+  const Value* vb = LookupRead(ctx, ctx.args[2]);
+  if ((va != nullptr && va->type() != ValueType::kString) ||
+      (vb != nullptr && vb->type() != ValueType::kString)) {
+    return ctx.reply.Error("The specified keys must contain string values");
+  }
+  bool getlen = false;
+  bool getidx = false;
+  bool withmatchlen = false;
+  int64_t minmatchlen = 0;
+  for (size_t j = 3; j < ctx.args.size(); ++j) {
+    const std::string_view opt = ctx.args[j];
+    const bool more = j + 1 < ctx.args.size();
+    if (Is(opt, "idx")) {
+      getidx = true;
+    } else if (Is(opt, "len")) {
+      getlen = true;
+    } else if (Is(opt, "withmatchlen")) {
+      withmatchlen = true;
+    } else if (Is(opt, "minmatchlen") && more) {
+      auto n = ParseInt64(ctx.args[j + 1]);
+      if (!n) return ctx.reply.Error(errors::kNotInteger);
+      minmatchlen = *n < 0 ? 0 : *n;
+      ++j;
+    } else {
+      return ctx.reply.Error(errors::kSyntax);
+    }
+  }
+  if (getlen && getidx) {
+    return ctx.reply.Error("If you want both the length and indexes, please just use IDX.");
+  }
+  // Views into the Db: nothing changes it while this handler runs.
+  const std::string_view a = va != nullptr ? std::string_view(va->str()) : std::string_view();
+  const std::string_view b = vb != nullptr ? std::string_view(vb->str()) : std::string_view();
+  if (a.size() >= UINT32_MAX - 1 || b.size() >= UINT32_MAX - 1) {
+    return ctx.reply.Error("String too long for LCS");
+  }
+  const uint32_t alen = static_cast<uint32_t>(a.size());
+  const uint32_t blen = static_cast<uint32_t>(b.size());
+  const uint64_t cells = static_cast<uint64_t>(alen + 1) * (blen + 1);
+  const uint64_t bytes = cells * sizeof(uint32_t);
+  if (bytes / cells != sizeof(uint32_t)) {
+    return ctx.reply.Error("Insufficient memory, failed allocating transient memory for LCS");
+  }
+  if (bytes > static_cast<uint64_t>(ctx.server.config.proto_max_bulk_len)) {
+    return ctx.reply.Error(
+        "Insufficient memory, transient memory for LCS exceeds proto-max-bulk-len");
+  }
+  std::vector<uint32_t> lcs(cells);
+  auto at = [&](uint32_t i, uint32_t j) -> uint32_t& {
+    return lcs[j + static_cast<uint64_t>(i) * (blen + 1)];
+  };
+  for (uint32_t i = 1; i <= alen; ++i) {
+    for (uint32_t j = 1; j <= blen; ++j) {
+      if (a[i - 1] == b[j - 1]) {
+        at(i, j) = at(i - 1, j - 1) + 1;
+      } else {
+        at(i, j) = std::max(at(i - 1, j), at(i, j - 1));
+      }
+    }
+  }
+
+  uint32_t idx = at(alen, blen);
+  const bool computelcs = getidx || !getlen;
+  std::string result;
+  if (computelcs) result.resize(idx);
+  struct Match {
+    uint32_t a_start, a_end, b_start, b_end;
+  };
+  std::vector<Match> matches;
+  uint32_t arange_start = alen;  // alen: no range open
+  uint32_t arange_end = 0;
+  uint32_t brange_start = 0;
+  uint32_t brange_end = 0;
+  uint32_t i = alen;
+  uint32_t j = blen;
+  while (computelcs && i > 0 && j > 0) {
+    bool emit_range = false;
+    if (a[i - 1] == b[j - 1]) {
+      result[idx - 1] = a[i - 1];
+      if (arange_start == alen) {
+        arange_start = arange_end = i - 1;
+        brange_start = brange_end = j - 1;
+      } else if (arange_start == i && brange_start == j) {
+        --arange_start;
+        --brange_start;
+      } else {
+        emit_range = true;
+      }
+      if (arange_start == 0 || brange_start == 0) emit_range = true;
+      --idx;
+      --i;
+      --j;
+    } else {
+      if (at(i - 1, j) > at(i, j - 1)) {
+        --i;
+      } else {
+        --j;
+      }
+      if (arange_start != alen) emit_range = true;
+    }
+    const uint32_t match_len = arange_end - arange_start + 1;
+    if (emit_range) {
+      if (minmatchlen == 0 || match_len >= static_cast<uint64_t>(minmatchlen)) {
+        if (getidx) matches.push_back({arange_start, arange_end, brange_start, brange_end});
+      }
+      arange_start = alen;
+    }
+  }
+
+  if (getidx) {
+    ctx.reply.MapHeader(2);
+    ctx.reply.Bulk("matches");
+    ctx.reply.ArrayHeader(matches.size());
+    for (const Match& m : matches) {
+      ctx.reply.ArrayHeader(2 + withmatchlen);
+      ctx.reply.ArrayHeader(2);
+      ctx.reply.Integer(m.a_start);
+      ctx.reply.Integer(m.a_end);
+      ctx.reply.ArrayHeader(2);
+      ctx.reply.Integer(m.b_start);
+      ctx.reply.Integer(m.b_end);
+      if (withmatchlen) ctx.reply.Integer(m.a_end - m.a_start + 1);
+    }
+    ctx.reply.Bulk("len");
+    ctx.reply.Integer(at(alen, blen));
+  } else if (getlen) {
+    ctx.reply.Integer(at(alen, blen));
+  } else {
+    ctx.reply.Bulk(result);
+  }
+}
+
 constexpr uint32_t kRead = kCmdReadOnly;
 constexpr uint32_t kWrite = kCmdWrite | kCmdDenyOom;
 
@@ -206,6 +639,41 @@ void RegisterStringFamily(CommandRegistry& r) {
               "1.0.1", "@write @string @slow"});
   r.Register({"mget", -2, kRead | kCmdFast, 1, -1, 1, MGet, "string",
               "Get the values of all the given keys", "1.0.0", "@read @string @fast"});
+  r.Register({"setnx", 3, kWrite | kCmdFast, 1, 1, 1, SetNx, "string",
+              "Set the value of a key, only if the key does not exist", "1.0.0",
+              "@write @string @fast"});
+  r.Register({"setex", 4, kWrite, 1, 1, 1, SetEx, "string", "Set the value and expiration of a key",
+              "2.0.0", "@write @string @slow"});
+  r.Register({"psetex", 4, kWrite, 1, 1, 1, PSetEx, "string",
+              "Set the value and expiration in milliseconds of a key", "2.6.0",
+              "@write @string @slow"});
+  r.Register({"getset", 3, kWrite | kCmdFast, 1, 1, 1, GetSet, "string",
+              "Set the string value of a key and return its old value", "1.0.0",
+              "@write @string @fast"});
+  r.Register({"getdel", 2, kCmdWrite | kCmdFast, 1, 1, 1, GetDel, "string",
+              "Get the value of a key and delete the key", "6.2.0", "@write @string @fast"});
+  r.Register({"getex", -2, kCmdWrite | kCmdFast, 1, 1, 1, GetEx, "string",
+              "Get the value of a key and optionally set its expiration", "6.2.0",
+              "@write @string @fast"});
+  r.Register({"msetnx", -3, kWrite, 1, -1, 2, MSetNx, "string",
+              "Set multiple keys to multiple values, only if none of the keys exist", "1.0.1",
+              "@write @string @slow"});
+  r.Register({"incrbyfloat", 3, kWrite | kCmdFast, 1, 1, 1, IncrByFloat, "string",
+              "Increment the float value of a key by the given amount", "2.6.0",
+              "@write @string @fast"});
+  r.Register({"append", 3, kWrite | kCmdFast, 1, 1, 1, Append, "string", "Append a value to a key",
+              "2.0.0", "@write @string @fast"});
+  r.Register({"strlen", 2, kRead | kCmdFast, 1, 1, 1, StrLen, "string",
+              "Get the length of the value stored in a key", "2.2.0", "@read @string @fast"});
+  r.Register({"getrange", 4, kRead, 1, 1, 1, GetRange, "string",
+              "Get a substring of the string stored at a key", "2.4.0", "@read @string @slow"});
+  r.Register({"substr", 4, kRead, 1, 1, 1, GetRange, "string",
+              "Get a substring of the string stored at a key", "1.0.0", "@read @string @slow"});
+  r.Register({"setrange", 4, kWrite, 1, 1, 1, SetRange, "string",
+              "Overwrite part of a string at key starting at the specified offset", "2.2.0",
+              "@write @string @slow"});
+  r.Register({"lcs", -3, kRead, 1, 2, 1, Lcs, "string", "Find longest common substring", "7.0.0",
+              "@read @string @slow"});
 }
 
 }  // namespace kv
