@@ -30,6 +30,11 @@ class IoBuffer {
     if (begin_ == end_) begin_ = end_ = 0;
   }
   void Clear() { begin_ = end_ = 0; }
+  // Drops the readable bytes past the first `n` (n <= size()), e.g. a reply that must not be sent.
+  void Truncate(size_t n) {
+    end_ = begin_ + n;
+    if (begin_ == end_) begin_ = end_ = 0;
+  }
 
   // Returns a pointer to at least `n` writable bytes at the back; CommitWrite makes them readable.
   char* PrepareWrite(size_t n) {

@@ -58,6 +58,7 @@ CommandRegistry BuildCommandRegistry() {
   RegisterKeyspaceFamily(registry);
   RegisterServerFamily(registry);
   RegisterIntrospectionFamily(registry);
+  RegisterClientFamily(registry);
   return registry;
 }
 

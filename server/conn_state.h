@@ -5,6 +5,8 @@
 
 namespace kv {
 
+struct CommandSpec;
+
 // Per-connection state that commands may read or change. It lives with the connection, never in
 // storage: the selected database, the protocol version, the client's name.
 struct ConnState {
@@ -14,6 +16,23 @@ struct ConnState {
   std::string name;
   // Set by QUIT and fatal errors: the connection closes once the replies are written.
   bool close_after_reply = false;
+  // When the connection was accepted, for CLIENT LIST's age.
+  int64_t created_ms = 0;
+  // The last command looked up for this client (CLIENT LIST's cmd), null when it was unknown.
+  // A pointer into the command table, so recording it costs nothing per command.
+  const CommandSpec* last_cmd = nullptr;
+  // CLIENT REPLY: OFF discards every reply; SKIP discards the next command's reply (skip_next is
+  // set by CLIENT REPLY SKIP itself and becomes skip once that command is done).
+  bool reply_off = false;
+  bool reply_skip_next = false;
+  bool reply_skip = false;
+  // CLIENT NO-EVICT and CLIENT NO-TOUCH (flags only: kvserver neither evicts clients nor tracks
+  // LRU/LFU yet).
+  bool no_evict = false;
+  bool no_touch = false;
+  // CLIENT SETINFO LIB-NAME / LIB-VER.
+  std::string lib_name;
+  std::string lib_ver;
 };
 
 }  // namespace kv

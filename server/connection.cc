@@ -1,6 +1,9 @@
 #include "server/connection.h"
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <spdlog/spdlog.h>
+#include <sys/socket.h>
 
 #include <algorithm>
 #include <boost/asio/deferred.hpp>
@@ -30,6 +33,29 @@ constexpr size_t kKeepBufferCapacity = 64 * 1024;
 bool WouldBlock(const boost::system::error_code& ec) {
   return ec == asio::error::would_block || ec == asio::error::try_again;
 }
+
+// One end of a TCP socket as Redis's anetFormatAddr writes it: "ip:port", "[ipv6]:port".
+std::string FormatTcpAddress(int fd, bool peer) {
+  sockaddr_storage sa{};
+  socklen_t len = sizeof(sa);
+  sockaddr* p = reinterpret_cast<sockaddr*>(&sa);
+  if ((peer ? ::getpeername(fd, p, &len) : ::getsockname(fd, p, &len)) != 0) return "?:0";
+  char ip[INET6_ADDRSTRLEN] = "?";
+  int port = 0;
+  if (sa.ss_family == AF_INET) {
+    const auto* in = reinterpret_cast<const sockaddr_in*>(&sa);
+    ::inet_ntop(AF_INET, &in->sin_addr, ip, sizeof(ip));
+    port = ntohs(in->sin_port);
+    return std::string(ip) + ":" + std::to_string(port);
+  }
+  if (sa.ss_family == AF_INET6) {
+    const auto* in6 = reinterpret_cast<const sockaddr_in6*>(&sa);
+    ::inet_ntop(AF_INET6, &in6->sin6_addr, ip, sizeof(ip));
+    port = ntohs(in6->sin6_port);
+    return "[" + std::string(ip) + "]:" + std::to_string(port);
+  }
+  return "?:0";
+}
 }  // namespace
 
 Connection::Connection(Server* server, Socket socket, uint64_t id)
@@ -38,6 +64,38 @@ Connection::Connection(Server* server, Socket socket, uint64_t id)
       parser_(&server->parser_limits_),
       writer_(&out_) {
   state_.id = id;
+  state_.created_ms = server->state_.clock->NowMs();
+  const int fd = socket_.native_handle();
+  fd_ = fd;
+  sockaddr_storage sa{};
+  socklen_t len = sizeof(sa);
+  unix_socket_ =
+      ::getsockname(fd, reinterpret_cast<sockaddr*>(&sa), &len) == 0 && sa.ss_family == AF_UNIX;
+  if (unix_socket_) {
+    // Redis's genClientAddrString: both ends of a unix socket client are the socket's path.
+    addr_ = server->state_.config.unixsocket + ":0";
+    laddr_ = addr_;
+  } else {
+    addr_ = FormatTcpAddress(fd, true);
+    laddr_ = FormatTcpAddress(fd, false);
+  }
+}
+
+ClientInfo Connection::Describe() const {
+  ClientInfo info;
+  info.state = &state_;
+  info.addr = addr_;
+  info.laddr = laddr_;
+  info.fd = closed_ ? -1 : fd_;
+  info.unix_socket = unix_socket_;
+  info.last_interaction_ms = last_interaction_ms_;
+  info.qbuf = in_.size();
+  info.qbuf_free = in_.capacity() - in_.size();
+  info.rbs = out_.capacity();
+  info.obl = out_.size();
+  info.tot_mem = sizeof(Connection) + in_.capacity() + out_.capacity() + state_.name.capacity();
+  info.writing = !out_.empty();
+  return info;
 }
 
 void Connection::Close() {
@@ -153,7 +211,8 @@ bool Connection::ProcessInput() {
     if (status == RespParser::Status::kError) {
       // ErrorMessage() already carries Redis's "ERR" code; the '-' keeps the writer from adding
       // another one.
-      writer_.Error("-" + parser_.ErrorMessage());
+      // CLIENT REPLY OFF/SKIP silences this error too, as Redis's prepareClientToWrite does.
+      if (!state_.reply_off && !state_.reply_skip) writer_.Error("-" + parser_.ErrorMessage());
       state_.close_after_reply = true;
       if (server_->log_) {
         server_->log_->debug("Protocol error ({}) from client id={}", parser_.ErrorMessage(),

@@ -4,10 +4,12 @@
 #include <boost/asio/generic/stream_protocol.hpp>
 #include <cstdint>
 #include <memory>
+#include <string>
 
 #include "protocol/io_buffer.h"
 #include "protocol/reply_writer.h"
 #include "protocol/resp_parser.h"
+#include "server/client_registry.h"
 #include "server/conn_state.h"
 
 namespace kv {
@@ -32,6 +34,9 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void Close();
 
   const ConnState& state() const { return state_; }
+  bool closed() const { return closed_; }
+  // What CLIENT LIST shows about this connection.
+  ClientInfo Describe() const;
   int64_t last_interaction_ms() const { return last_interaction_ms_; }
 
  private:
@@ -58,6 +63,11 @@ class Connection : public std::enable_shared_from_this<Connection> {
   RespParser parser_;
   ReplyWriter writer_;
   int64_t last_interaction_ms_ = 0;
+  // Both ends of the socket as CLIENT LIST prints them, found once at accept time.
+  std::string addr_;
+  std::string laddr_;
+  bool unix_socket_ = false;
+  int fd_ = -1;
   bool closed_ = false;
   bool peer_closed_ = false;  // the peer sent EOF: no more input will come
 };

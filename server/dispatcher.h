@@ -20,6 +20,9 @@ class Dispatcher {
                 int64_t now_ms);
 
  private:
+  void Run(std::span<const std::string_view> args, ConnState& conn, ReplyWriter& reply,
+           int64_t now_ms, size_t size_before);
+
   ServerState* state_;
 };
 

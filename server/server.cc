@@ -6,6 +6,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/ip/v6_only.hpp>
@@ -69,6 +70,7 @@ Server::Server(Config config, std::shared_ptr<spdlog::logger> logger, const Cloc
   state_.executable = std::filesystem::read_symlink("/proc/self/exe", ec).string();
   state_.request_shutdown = [this] { asio::post(io_, [this] { StopOnLoop(); }); };
   state_.config_changed = [this] { ApplyConfig(); };
+  state_.clients = this;
   ApplyConfig();
 }
 
@@ -275,6 +277,29 @@ void Server::Admit(int protocol_family, int protocol, int native_fd) {
   connections_.insert(conn.get());
   state_.connected_clients = connections_.size();
   asio::co_spawn(io_, conn->Run(), LogFailure(log_, "connection"));
+}
+
+void Server::ForEachClient(const std::function<void(const ClientInfo&)>& fn) const {
+  // The set has no order; Redis lists clients in the order they connected. A closed connection
+  // is gone for Redis even while its coroutine has not ended yet.
+  std::vector<const Connection*> open;
+  open.reserve(connections_.size());
+  for (const Connection* c : connections_) {
+    if (!c->closed()) open.push_back(c);
+  }
+  std::sort(open.begin(), open.end(),
+            [](const Connection* a, const Connection* b) { return a->state().id < b->state().id; });
+  for (const Connection* c : open) fn(c->Describe());
+}
+
+void Server::KillClient(uint64_t id) {
+  for (Connection* c : connections_) {
+    if (c->state().id == id) {
+      if (log_) log_->debug("Closing client id={} (CLIENT KILL)", id);
+      c->Close();
+      return;
+    }
+  }
 }
 
 void Server::Forget(Connection* conn) {

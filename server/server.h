@@ -14,6 +14,7 @@
 
 #include "absl/container/flat_hash_set.h"
 #include "protocol/resp_parser.h"
+#include "server/client_registry.h"
 #include "server/command_registry.h"
 #include "server/config.h"
 #include "server/dispatcher.h"
@@ -30,12 +31,12 @@ class Connection;
 
 // A complete kvserver: listeners, connections, the keyspace and the command table, driven by one
 // io_context on one thread (the Redis model). Many servers may live in one process.
-class Server {
+class Server : public ClientRegistry {
  public:
   // `clock` may be null (the system clock is used); `logger` may be null (nothing is logged).
   explicit Server(Config config, std::shared_ptr<spdlog::logger> logger = nullptr,
                   const Clock* clock = nullptr);
-  ~Server();
+  ~Server() override;
   Server(const Server&) = delete;
   Server& operator=(const Server&) = delete;
 
@@ -53,6 +54,10 @@ class Server {
   uint16_t port() const { return state_.tcp_port; }
   boost::asio::io_context& io_context() { return io_; }
   ServerState& state() { return state_; }
+
+  // ClientRegistry, for the CLIENT commands (on the loop's thread only).
+  void ForEachClient(const std::function<void(const ClientInfo&)>& fn) const override;
+  void KillClient(uint64_t id) override;
 
  private:
   friend class Connection;

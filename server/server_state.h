@@ -10,6 +10,7 @@
 
 namespace kv {
 
+class ClientRegistry;
 class CommandRegistry;
 
 struct ServerStats {
@@ -46,6 +47,9 @@ struct ServerState {
 
   // Set by the server: SHUTDOWN asks it to stop once the current batch is done.
   std::function<void()> request_shutdown;
+  // Set by the server: its connections, for the CLIENT commands. Null when there are none to
+  // show (the CLIENT commands then see only the calling connection).
+  ClientRegistry* clients = nullptr;
   // Set by the server: called after CONFIG SET so that derived settings (parser limits, log
   // level) follow the new values.
   std::function<void()> config_changed;

@@ -11,5 +11,6 @@ void RegisterGenericFamily(CommandRegistry& registry);
 void RegisterKeyspaceFamily(CommandRegistry& registry);
 void RegisterServerFamily(CommandRegistry& registry);
 void RegisterIntrospectionFamily(CommandRegistry& registry);
+void RegisterClientFamily(CommandRegistry& registry);
 
 }  // namespace kv

@@ -8,6 +8,32 @@ CommandHarness::CommandHarness(Config config)
       dispatcher_(&state_),
       writer_(&out_) {
   state_.request_shutdown = [this] { shutdown_requested_ = true; };
+  conn_.id = 1;
+  conn_.created_ms = clock_.NowMs();
+  clients_.Add(&conn_, "127.0.0.1:40001", "127.0.0.1:6379", 8);
+  state_.clients = &clients_;
+}
+
+void FakeClients::ForEachClient(const std::function<void(const ClientInfo&)>& fn) const {
+  for (const Entry& e : entries_) {
+    ClientInfo info;
+    info.state = e.state;
+    info.addr = e.addr;
+    info.laddr = e.laddr;
+    info.fd = e.fd;
+    info.last_interaction_ms = e.state->created_ms;
+    fn(info);
+  }
+}
+
+void FakeClients::KillClient(uint64_t id) {
+  for (size_t i = 0; i < entries_.size(); ++i) {
+    if (entries_[i].state->id == id) {
+      entries_.erase(entries_.begin() + static_cast<std::ptrdiff_t>(i));
+      killed_.push_back(id);
+      return;
+    }
+  }
 }
 
 std::string CommandHarness::Run(std::initializer_list<std::string_view> args) {

@@ -7,6 +7,7 @@
 
 #include "protocol/io_buffer.h"
 #include "protocol/reply_writer.h"
+#include "server/client_registry.h"
 #include "server/command_registry.h"
 #include "server/conn_state.h"
 #include "server/dispatcher.h"
@@ -14,6 +15,29 @@
 #include "storage/clock.h"
 
 namespace kv::test {
+
+// The connections the CLIENT commands see in a harness: the harness's own connection (id 1,
+// from 127.0.0.1:40001 to 127.0.0.1:6379, fd 8) and whichever others a test adds. KillClient
+// removes a client and records its id.
+class FakeClients : public ClientRegistry {
+ public:
+  struct Entry {
+    ConnState* state;
+    std::string addr;
+    std::string laddr;
+    int fd;
+  };
+  void Add(ConnState* state, std::string addr, std::string laddr, int fd) {
+    entries_.push_back({state, std::move(addr), std::move(laddr), fd});
+  }
+  void ForEachClient(const std::function<void(const ClientInfo&)>& fn) const override;
+  void KillClient(uint64_t id) override;
+  const std::vector<uint64_t>& killed() const { return killed_; }
+
+ private:
+  std::vector<Entry> entries_;
+  std::vector<uint64_t> killed_;
+};
 
 // Runs commands in-process through the real command table and dispatcher, with a manual clock,
 // and returns the exact RESP bytes each one replied. One harness is one client connection.
@@ -29,6 +53,7 @@ class CommandHarness {
   ServerState& state() { return state_; }
   Db& db() { return state_.dbs.db(conn_.db_index); }
   bool shutdown_requested() const { return shutdown_requested_; }
+  FakeClients& clients() { return clients_; }
 
  private:
   std::string RunViews(const std::vector<std::string_view>& args);
@@ -38,6 +63,7 @@ class CommandHarness {
   ServerState state_;
   Dispatcher dispatcher_;
   ConnState conn_;
+  FakeClients clients_;
   IoBuffer out_;
   ReplyWriter writer_;
   bool shutdown_requested_ = false;

@@ -1,0 +1,470 @@
+// Client connections: HELLO and the CLIENT container (ID, SETNAME, GETNAME, INFO, LIST, KILL,
+// SETINFO, REPLY, NO-EVICT, NO-TOUCH, HELP), as Redis 7.0.15's helloCommand and clientCommand,
+// with 7.2's SETINFO, NO-TOUCH and lib-name/lib-ver fields.
+
+#include <climits>
+#include <string>
+#include <vector>
+
+#include "protocol/number.h"
+#include "server/client_registry.h"
+#include "server/command_registry.h"
+#include "server/commands/families.h"
+#include "server/errors.h"
+#include "server/strings.h"
+#include "server/version.h"
+
+namespace kv {
+namespace {
+
+constexpr std::string_view kBadName =
+    "Client names cannot contain spaces, newlines or special characters.";
+
+// Redis's charset check for names and SETINFO values: printable ASCII without spaces, so that
+// CLIENT LIST can be split on spaces.
+bool ValidClientAttr(std::string_view value) {
+  for (char c : value) {
+    if (c < '!' || c > '~') return false;
+  }
+  return true;
+}
+
+// Redis's clientSetNameOrReply: an empty name removes the name. Returns false after replying
+// with the error.
+bool SetNameOrReply(CommandContext& ctx, std::string_view name) {
+  if (!ValidClientAttr(name)) {
+    ctx.reply.Error(kBadName);
+    return false;
+  }
+  ctx.conn.name.assign(name);
+  return true;
+}
+
+// The only user is "default", with no password (there is no requirepass or ACL yet).
+bool Authenticate(std::string_view user, std::string_view /*password*/) {
+  return user == "default";
+}
+
+// getClientTypeByName; kvserver's clients are all normal ones.
+enum class ClientType { kUnknown, kNormal, kReplica, kPubSub, kMaster };
+
+ClientType ClientTypeByName(std::string_view name) {
+  if (EqualsIgnoreCase(name, "normal")) return ClientType::kNormal;
+  if (EqualsIgnoreCase(name, "slave") || EqualsIgnoreCase(name, "replica")) {
+    return ClientType::kReplica;
+  }
+  if (EqualsIgnoreCase(name, "pubsub")) return ClientType::kPubSub;
+  if (EqualsIgnoreCase(name, "master")) return ClientType::kMaster;
+  return ClientType::kUnknown;
+}
+
+// The calling connection's description: from the registry when there is one.
+ClientInfo DescribeSelf(CommandContext& ctx) {
+  ClientInfo self;
+  self.state = &ctx.conn;
+  if (ctx.server.clients != nullptr) {
+    ctx.server.clients->ForEachClient([&](const ClientInfo& info) {
+      if (info.state == &ctx.conn) self = info;
+    });
+  }
+  return self;
+}
+
+// One line of CLIENT LIST, as Redis 7.2's catClientInfoString (7.0.15's fields, then lib-name and
+// lib-ver). Fields kvserver has no use for yet (pubsub, MULTI, tracking) have their idle values.
+void AppendClientInfo(std::string& out, const ClientInfo& info, const CommandContext& ctx) {
+  const ConnState& st = *info.state;
+  const bool self = &st == &ctx.conn;
+  std::string flags;
+  if (st.close_after_reply) flags += 'c';
+  if (info.unix_socket) flags += 'U';
+  if (st.no_evict) flags += 'e';
+  if (st.no_touch) flags += 'T';
+  if (flags.empty()) flags = "N";
+  // Redis keeps the arguments of the running command only (argv-mem), and ages in whole seconds
+  // of its cached unixtime.
+  size_t argv_mem = 0;
+  if (self) {
+    for (std::string_view a : ctx.args) argv_mem += a.size();
+  }
+  const int64_t now_s = ctx.now_ms / 1000;
+  std::string cmd = "NULL";
+  if (st.last_cmd != nullptr) {
+    cmd = st.last_cmd->parent.empty()
+              ? std::string(st.last_cmd->name)
+              : std::string(st.last_cmd->parent) + "|" + std::string(st.last_cmd->name);
+  }
+  out += "id=" + std::to_string(st.id);
+  out += " addr=";
+  out += info.addr;
+  out += " laddr=";
+  out += info.laddr;
+  out += " fd=" + std::to_string(info.fd);
+  out += " name=" + st.name;
+  out += " age=" + std::to_string(now_s - st.created_ms / 1000);
+  out += " idle=" + std::to_string(now_s - info.last_interaction_ms / 1000);
+  out += " flags=" + flags;
+  out += " db=" + std::to_string(st.db_index);
+  out += " sub=0 psub=0 ssub=0 multi=-1";
+  out += " qbuf=" + std::to_string(info.qbuf);
+  out += " qbuf-free=" + std::to_string(info.qbuf_free);
+  out += " argv-mem=" + std::to_string(argv_mem);
+  out += " multi-mem=0";
+  out += " rbs=" + std::to_string(info.rbs);
+  out += " rbp=" + std::to_string(info.obl);
+  out += " obl=" + std::to_string(info.obl);
+  out += " oll=0 omem=0";
+  out += " tot-mem=" + std::to_string(info.tot_mem + argv_mem);
+  // Replies of the running batch are not "waiting for the socket" yet, as Redis installs its
+  // write handler only when a write falls short.
+  out += info.writing && !self ? " events=rw" : " events=r";
+  out += " cmd=" + cmd;
+  out += " user=default redir=-1";
+  out += " resp=" + std::to_string(st.protocol);
+  out += " lib-name=" + st.lib_name;
+  out += " lib-ver=" + st.lib_ver;
+  out += '\n';
+}
+
+// HELLO [protover [AUTH username password] [SETNAME clientname]]
+void Hello(CommandContext& ctx) {
+  int64_t version = 0;
+  size_t next = 1;
+  if (ctx.args.size() >= 2) {
+    auto v = ParseInt64(ctx.args[next++]);
+    if (!v) return ctx.reply.Error("Protocol version is not an integer or out of range");
+    if (*v < 2 || *v > 3) return ctx.reply.Error("-NOPROTO unsupported protocol version");
+    version = *v;
+  }
+  // Options take effect as they are read, as in Redis: a SETNAME before a bad option sticks.
+  for (size_t j = next; j < ctx.args.size(); ++j) {
+    const size_t more = ctx.args.size() - 1 - j;
+    std::string_view opt = ctx.args[j];
+    if (EqualsIgnoreCase(opt, "auth") && more >= 2) {
+      if (!Authenticate(ctx.args[j + 1], ctx.args[j + 2])) {
+        return ctx.reply.Error("-WRONGPASS invalid username-password pair or user is disabled.");
+      }
+      j += 2;
+    } else if (EqualsIgnoreCase(opt, "setname") && more >= 1) {
+      if (!SetNameOrReply(ctx, ctx.args[j + 1])) return;
+      ++j;
+    } else {
+      return ctx.reply.Error("Syntax error in HELLO option '" + std::string(opt) + "'");
+    }
+  }
+  if (version != 0) {
+    ctx.conn.protocol = static_cast<int>(version);
+    ctx.reply.set_protocol(ctx.conn.protocol);
+  }
+  ReplyWriter& r = ctx.reply;
+  r.MapHeader(7);
+  r.Bulk("server");
+  r.Bulk("redis");
+  r.Bulk("version");
+  r.Bulk(kRedisCompatVersion);
+  r.Bulk("proto");
+  r.Integer(ctx.conn.protocol);
+  r.Bulk("id");
+  r.Integer(static_cast<int64_t>(ctx.conn.id));
+  r.Bulk("mode");
+  r.Bulk("standalone");
+  r.Bulk("role");
+  r.Bulk("master");
+  r.Bulk("modules");
+  r.ArrayHeader(0);
+}
+
+void ClientContainer(CommandContext& ctx) {
+  // Reached only with no subcommand, which the arity check rejects first.
+  ctx.reply.Error(WrongArityError("client"));
+}
+
+void ClientId(CommandContext& ctx) { ctx.reply.Integer(static_cast<int64_t>(ctx.conn.id)); }
+
+void ClientSetName(CommandContext& ctx) {
+  if (SetNameOrReply(ctx, ctx.args[2])) ctx.reply.Ok();
+}
+
+void ClientGetName(CommandContext& ctx) {
+  if (ctx.conn.name.empty()) return ctx.reply.Null();
+  ctx.reply.Bulk(ctx.conn.name);
+}
+
+void ClientInfoCmd(CommandContext& ctx) {
+  std::string out;
+  AppendClientInfo(out, DescribeSelf(ctx), ctx);
+  ctx.reply.Verbatim(out);
+}
+
+// CLIENT LIST [TYPE type] | [ID id ...]
+void ClientList(CommandContext& ctx) {
+  const auto& args = ctx.args;
+  std::string out;
+  if (args.size() == 4 && EqualsIgnoreCase(args[2], "type")) {
+    const ClientType type = ClientTypeByName(args[3]);
+    if (type == ClientType::kUnknown) {
+      return ctx.reply.Error("Unknown client type '" + std::string(args[3]) + "'");
+    }
+    if (type != ClientType::kNormal) return ctx.reply.Verbatim("");
+  } else if (args.size() > 3 && EqualsIgnoreCase(args[2], "id")) {
+    std::vector<int64_t> ids;
+    for (size_t j = 3; j < args.size(); ++j) {
+      auto id = ParseInt64(args[j]);
+      if (!id) return ctx.reply.Error("Invalid client ID");
+      ids.push_back(*id);
+    }
+    // In the order the ids were given, repeats included, as Redis's lookups.
+    for (int64_t id : ids) {
+      if (ctx.server.clients == nullptr) {
+        if (static_cast<uint64_t>(id) == ctx.conn.id) AppendClientInfo(out, DescribeSelf(ctx), ctx);
+        continue;
+      }
+      ctx.server.clients->ForEachClient([&](const ClientInfo& info) {
+        if (static_cast<int64_t>(info.state->id) == id) AppendClientInfo(out, info, ctx);
+      });
+    }
+    return ctx.reply.Verbatim(out);
+  } else if (args.size() != 2) {
+    return ctx.reply.Error(errors::kSyntax);
+  }
+  if (ctx.server.clients == nullptr) {
+    AppendClientInfo(out, DescribeSelf(ctx), ctx);
+  } else {
+    ctx.server.clients->ForEachClient(
+        [&](const ClientInfo& info) { AppendClientInfo(out, info, ctx); });
+  }
+  ctx.reply.Verbatim(out);
+}
+
+// CLIENT KILL ip:port | CLIENT KILL [ID id] [TYPE type] [ADDR addr] [LADDR addr] [USER name]
+// [SKIPME yes|no] ...
+void ClientKill(CommandContext& ctx) {
+  const auto& args = ctx.args;
+  std::string_view addr, laddr;
+  bool has_addr = false, has_laddr = false;
+  ClientType type = ClientType::kUnknown;
+  uint64_t id = 0;
+  bool skipme = true;
+  const bool old_form = args.size() == 3;
+  if (old_form) {
+    addr = args[2];
+    has_addr = true;
+    skipme = false;  // with the old form a client may kill itself
+  } else {
+    for (size_t i = 2; i < args.size(); i += 2) {
+      const bool more = args.size() > i + 1;
+      std::string_view opt = args[i];
+      if (EqualsIgnoreCase(opt, "id") && more) {
+        auto v = ParseInt64(args[i + 1]);
+        if (!v || *v < 1) return ctx.reply.Error("client-id should be greater than 0");
+        id = static_cast<uint64_t>(*v);
+      } else if (EqualsIgnoreCase(opt, "type") && more) {
+        type = ClientTypeByName(args[i + 1]);
+        if (type == ClientType::kUnknown) {
+          return ctx.reply.Error("Unknown client type '" + std::string(args[i + 1]) + "'");
+        }
+      } else if (EqualsIgnoreCase(opt, "addr") && more) {
+        addr = args[i + 1];
+        has_addr = true;
+      } else if (EqualsIgnoreCase(opt, "laddr") && more) {
+        laddr = args[i + 1];
+        has_laddr = true;
+      } else if (EqualsIgnoreCase(opt, "user") && more) {
+        if (args[i + 1] != "default") {
+          return ctx.reply.Error("No such user '" + std::string(args[i + 1]) + "'");
+        }
+      } else if (EqualsIgnoreCase(opt, "skipme") && more) {
+        if (EqualsIgnoreCase(args[i + 1], "yes")) {
+          skipme = true;
+        } else if (EqualsIgnoreCase(args[i + 1], "no")) {
+          skipme = false;
+        } else {
+          return ctx.reply.Error(errors::kSyntax);
+        }
+      } else {
+        return ctx.reply.Error(errors::kSyntax);
+      }
+    }
+  }
+  // Every client is a normal one with user "default".
+  const bool type_matches = type == ClientType::kUnknown || type == ClientType::kNormal;
+  std::vector<uint64_t> victims;
+  bool kill_self = false;
+  auto consider = [&](const ClientInfo& info) {
+    if (has_addr && info.addr != addr) return;
+    if (has_laddr && info.laddr != laddr) return;
+    if (!type_matches) return;
+    if (id != 0 && info.state->id != id) return;
+    const bool self = info.state == &ctx.conn;
+    if (self && skipme) return;
+    if (self) {
+      kill_self = true;
+    } else {
+      victims.push_back(info.state->id);
+    }
+  };
+  if (ctx.server.clients == nullptr) {
+    consider(DescribeSelf(ctx));
+  } else {
+    ctx.server.clients->ForEachClient(consider);
+  }
+  for (uint64_t victim : victims) ctx.server.clients->KillClient(victim);
+  const size_t killed = victims.size() + (kill_self ? 1 : 0);
+  if (old_form) {
+    if (killed == 0) return ctx.reply.Error("No such client");
+    ctx.reply.Ok();
+  } else {
+    ctx.reply.Integer(static_cast<int64_t>(killed));
+  }
+  // Only after the reply is queued, as Redis.
+  if (kill_self) ctx.conn.close_after_reply = true;
+}
+
+// CLIENT SETINFO LIB-NAME|LIB-VER value (Redis 7.2)
+void ClientSetInfo(CommandContext& ctx) {
+  std::string_view attr = ctx.args[2];
+  std::string_view value = ctx.args[3];
+  std::string* dest = nullptr;
+  if (EqualsIgnoreCase(attr, "lib-name")) {
+    dest = &ctx.conn.lib_name;
+  } else if (EqualsIgnoreCase(attr, "lib-ver")) {
+    dest = &ctx.conn.lib_ver;
+  } else {
+    return ctx.reply.Error("Unrecognized option '" + std::string(attr) + "'");
+  }
+  if (!ValidClientAttr(value)) {
+    return ctx.reply.Error(std::string(attr) +
+                           " cannot contain spaces, newlines or special characters.");
+  }
+  dest->assign(value);
+  ctx.reply.Ok();
+}
+
+// CLIENT REPLY ON|OFF|SKIP: the dispatcher drops the replies the flags silence.
+void ClientReply(CommandContext& ctx) {
+  std::string_view mode = ctx.args[2];
+  if (EqualsIgnoreCase(mode, "on")) {
+    ctx.conn.reply_off = false;
+    ctx.conn.reply_skip = false;
+    ctx.conn.reply_skip_next = false;
+    ctx.reply.Ok();
+  } else if (EqualsIgnoreCase(mode, "off")) {
+    ctx.conn.reply_off = true;
+  } else if (EqualsIgnoreCase(mode, "skip")) {
+    if (!ctx.conn.reply_off) ctx.conn.reply_skip_next = true;
+  } else {
+    ctx.reply.Error(errors::kSyntax);
+  }
+}
+
+// CLIENT NO-EVICT / NO-TOUCH ON|OFF
+void SetFlag(CommandContext& ctx, bool& flag) {
+  if (EqualsIgnoreCase(ctx.args[2], "on")) {
+    flag = true;
+  } else if (EqualsIgnoreCase(ctx.args[2], "off")) {
+    flag = false;
+  } else {
+    return ctx.reply.Error(errors::kSyntax);
+  }
+  ctx.reply.Ok();
+}
+
+void ClientNoEvict(CommandContext& ctx) { SetFlag(ctx, ctx.conn.no_evict); }
+void ClientNoTouch(CommandContext& ctx) { SetFlag(ctx, ctx.conn.no_touch); }
+
+// Redis 7.2's help text, for the subcommands kvserver has.
+void ClientHelp(CommandContext& ctx) {
+  static constexpr std::string_view kLines[] = {
+      "GETNAME",
+      "    Return the name of the current connection.",
+      "ID",
+      "    Return the ID of the current connection.",
+      "INFO",
+      "    Return information about the current client connection.",
+      "KILL <ip:port>",
+      "    Kill connection made from <ip:port>.",
+      "KILL <option> <value> [<option> <value> [...]]",
+      "    Kill connections. Options are:",
+      "    * ADDR (<ip:port>|<unixsocket>:0)",
+      "      Kill connections made from the specified address",
+      "    * LADDR (<ip:port>|<unixsocket>:0)",
+      "      Kill connections made to specified local address",
+      "    * TYPE (NORMAL|MASTER|REPLICA|PUBSUB)",
+      "      Kill connections by type.",
+      "    * USER <username>",
+      "      Kill connections authenticated by <username>.",
+      "    * SKIPME (YES|NO)",
+      "      Skip killing current connection (default: yes).",
+      "LIST [options ...]",
+      "    Return information about client connections. Options:",
+      "    * TYPE (NORMAL|MASTER|REPLICA|PUBSUB)",
+      "      Return clients of specified type.",
+      "REPLY (ON|OFF|SKIP)",
+      "    Control the replies sent to the current connection.",
+      "SETNAME <name>",
+      "    Assign the name <name> to the current connection.",
+      "SETINFO <option> <value>",
+      "    Set client meta attr. Options are:",
+      "    * LIB-NAME: the client lib name.",
+      "    * LIB-VER: the client lib version.",
+      "NO-EVICT (ON|OFF)",
+      "    Protect current client connection from eviction.",
+      "NO-TOUCH (ON|OFF)",
+      "    Will not touch LRU/LFU stats when this mode is on.",
+  };
+  ctx.reply.ArrayHeader(std::size(kLines) + 3);
+  ctx.reply.SimpleString(ToUpper(ctx.args[0]) +
+                         " <subcommand> [<arg> [value] [opt] ...]. Subcommands are:");
+  for (std::string_view line : kLines) ctx.reply.SimpleString(line);
+  ctx.reply.SimpleString("HELP");
+  ctx.reply.SimpleString("    Prints this help.");
+}
+
+}  // namespace
+
+void RegisterClientFamily(CommandRegistry& r) {
+  constexpr uint32_t kConn = kCmdNoScript | kCmdLoading | kCmdStale;
+  constexpr std::string_view kCat = "@slow @connection";
+  constexpr std::string_view kAdminCat = "@admin @slow @dangerous @connection";
+  r.Register({"hello", -1, kConn | kCmdFast | kCmdNoAuth | kCmdAllowBusy, 0, 0, 0, Hello,
+              "connection", "Handshake with Redis", "6.0.0", "@fast @connection"});
+  r.Register(
+      {"client",
+       -2,
+       0,
+       0,
+       0,
+       0,
+       ClientContainer,
+       "connection",
+       "A container for client connection commands",
+       "2.4.0",
+       "@slow",
+       {
+           {"getname", 2, kConn, 0, 0, 0, ClientGetName, "connection",
+            "Get the current connection name", "2.6.9", kCat},
+           {"help", 2, kCmdLoading | kCmdStale, 0, 0, 0, ClientHelp, "connection",
+            "Show helpful text about the different subcommands", "5.0.0", kCat},
+           {"id", 2, kConn, 0, 0, 0, ClientId, "connection",
+            "Returns the client ID for the current connection", "5.0.0", kCat},
+           {"info", 2, kConn, 0, 0, 0, ClientInfoCmd, "connection",
+            "Returns information about the current client connection.", "6.2.0", kCat},
+           {"kill", -3, kCmdAdmin | kConn, 0, 0, 0, ClientKill, "connection",
+            "Kill the connection of a client", "2.4.0", kAdminCat},
+           {"list", -2, kCmdAdmin | kConn, 0, 0, 0, ClientList, "connection",
+            "Get the list of client connections", "2.4.0", kAdminCat},
+           {"no-evict", 3, kCmdAdmin | kConn, 0, 0, 0, ClientNoEvict, "connection",
+            "Set client eviction mode for the current connection", "7.0.0", kAdminCat},
+           {"no-touch", 3, kConn, 0, 0, 0, ClientNoTouch, "connection",
+            "Controls whether commands sent by the client affect the LRU/LFU of accessed keys.",
+            "7.2.0", kCat},
+           {"reply", 3, kConn, 0, 0, 0, ClientReply, "connection",
+            "Instruct the server whether to reply to commands", "3.2.0", kCat},
+           {"setinfo", 4, kConn, 0, 0, 0, ClientSetInfo, "connection",
+            "Sets information specific to the client or connection.", "7.2.0", kCat},
+           {"setname", 3, kConn, 0, 0, 0, ClientSetName, "connection",
+            "Set the current connection name", "2.6.9", kCat},
+       }});
+}
+
+}  // namespace kv

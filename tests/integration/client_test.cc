@@ -1,0 +1,170 @@
+// HELLO and the CLIENT commands against the real kvserver binary: RESP3 after HELLO 3, CLIENT LIST
+// over several connections, CLIENT KILL closing connections, CLIENT REPLY silencing replies.
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "tests/support/resp_client.h"
+#include "tests/support/server_process.h"
+
+namespace kv::test {
+namespace {
+
+class ClientCommandsTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() { server_ = ServerProcess::StartKvserver().release(); }
+  static void TearDownTestSuite() {
+    delete server_;
+    server_ = nullptr;
+  }
+  void SetUp() override { ASSERT_NE(server_, nullptr); }
+
+  static std::unique_ptr<RawConnection> Connect() {
+    auto c = RawConnection::Connect(server_->port());
+    EXPECT_TRUE(c) << "cannot connect";
+    return c;
+  }
+
+  // Sends one command and returns its reply ("<no reply>" when none came).
+  static std::string Call(RawConnection& c, const std::vector<std::string>& args) {
+    if (!c.Send(EncodeCommand(args))) return "<send failed>";
+    return c.ReadReply().value_or("<no reply>");
+  }
+
+  // The connection's own address as the server sees it: "127.0.0.1:port".
+  static std::string LocalAddress(const RawConnection& c) {
+    sockaddr_in sa{};
+    socklen_t len = sizeof(sa);
+    ::getsockname(c.fd(), reinterpret_cast<sockaddr*>(&sa), &len);
+    return "127.0.0.1:" + std::to_string(ntohs(sa.sin_port));
+  }
+
+  // True when the server closes `c` within a few seconds.
+  static bool ClosedByServer(RawConnection& c) {
+    for (int i = 0; i < 50; ++i) {
+      const long n = c.ReadSome(100);
+      if (n == 0) return true;
+    }
+    return false;
+  }
+
+  static ServerProcess* server_;
+};
+
+ServerProcess* ClientCommandsTest::server_ = nullptr;
+
+TEST_F(ClientCommandsTest, Hello3SwitchesEveryReplyToResp3) {
+  auto c = Connect();
+  ASSERT_TRUE(c);
+  EXPECT_EQ(Call(*c, {"GET", "missing"}), "$-1\r\n");
+  const std::string hello = Call(*c, {"HELLO", "3"});
+  EXPECT_TRUE(
+      hello.starts_with("%7\r\n$6\r\nserver\r\n$5\r\nredis\r\n$7\r\nversion\r\n$6\r\n7.0.15"
+                        "\r\n$5\r\nproto\r\n:3\r\n$2\r\nid\r\n:"))
+      << Escape(hello);
+  EXPECT_EQ(Call(*c, {"GET", "missing"}), "_\r\n");
+  EXPECT_EQ(Call(*c, {"CONFIG", "GET", "databases"}), "%1\r\n$9\r\ndatabases\r\n$2\r\n16\r\n");
+  EXPECT_EQ(Call(*c, {"MGET", "missing", "missing2"}), "*2\r\n_\r\n_\r\n");
+  const std::string info = Call(*c, {"CLIENT", "INFO"});
+  EXPECT_TRUE(info.starts_with("=")) << Escape(info);
+  EXPECT_NE(info.find(" resp=3 "), std::string::npos) << Escape(info);
+  EXPECT_TRUE(Call(*c, {"HELLO", "2"}).starts_with("*14\r\n"));
+  EXPECT_EQ(Call(*c, {"GET", "missing"}), "$-1\r\n");
+  EXPECT_EQ(Call(*c, {"CONFIG", "GET", "databases"}), "*2\r\n$9\r\ndatabases\r\n$2\r\n16\r\n");
+}
+
+TEST_F(ClientCommandsTest, ClientListShowsBothConnectionsWithTheirNames) {
+  auto a = Connect();
+  auto b = Connect();
+  ASSERT_TRUE(a && b);
+  EXPECT_EQ(Call(*a, {"CLIENT", "SETNAME", "alpha"}), "+OK\r\n");
+  EXPECT_TRUE(Call(*b, {"HELLO", "3", "SETNAME", "beta"}).starts_with("%7\r\n"));
+  const std::string id_a = Call(*a, {"CLIENT", "ID"});
+  const std::string id_b = Call(*b, {"CLIENT", "ID"});
+  ASSERT_TRUE(id_a.starts_with(":") && id_b.starts_with(":"));
+  const std::string list = Call(*a, {"CLIENT", "LIST"});
+  const std::string line_a = "id=" + id_a.substr(1, id_a.size() - 3) + " addr=" + LocalAddress(*a);
+  const std::string line_b = "id=" + id_b.substr(1, id_b.size() - 3) + " addr=" + LocalAddress(*b);
+  const size_t at_a = list.find(line_a);
+  const size_t at_b = list.find(line_b);
+  ASSERT_NE(at_a, std::string::npos) << list;
+  ASSERT_NE(at_b, std::string::npos) << list;
+  EXPECT_LT(at_a, at_b);  // in the order they connected
+  const std::string a_fields = list.substr(at_a, list.find('\n', at_a) - at_a);
+  const std::string b_fields = list.substr(at_b, list.find('\n', at_b) - at_b);
+  EXPECT_NE(a_fields.find(" name=alpha "), std::string::npos) << a_fields;
+  EXPECT_NE(a_fields.find(" cmd=client|list "), std::string::npos) << a_fields;
+  EXPECT_NE(a_fields.find(" resp=2 "), std::string::npos) << a_fields;
+  EXPECT_NE(b_fields.find(" name=beta "), std::string::npos) << b_fields;
+  EXPECT_NE(b_fields.find(" cmd=client|id "), std::string::npos) << b_fields;
+  EXPECT_NE(b_fields.find(" resp=3 "), std::string::npos) << b_fields;
+  // CLIENT LIST ID picks clients by id.
+  const std::string only_b = Call(*a, {"CLIENT", "LIST", "ID", id_b.substr(1, id_b.size() - 3)});
+  EXPECT_EQ(only_b.find(line_a), std::string::npos) << only_b;
+  EXPECT_NE(only_b.find(line_b), std::string::npos) << only_b;
+}
+
+TEST_F(ClientCommandsTest, ClientKillIdClosesTheOtherConnection) {
+  auto a = Connect();
+  auto b = Connect();
+  ASSERT_TRUE(a && b);
+  const std::string id_b = Call(*b, {"CLIENT", "ID"});
+  ASSERT_TRUE(id_b.starts_with(":"));
+  const std::string id = id_b.substr(1, id_b.size() - 3);
+  EXPECT_EQ(Call(*a, {"CLIENT", "KILL", "ID", id}), ":1\r\n");
+  EXPECT_TRUE(ClosedByServer(*b));
+  EXPECT_EQ(Call(*a, {"CLIENT", "LIST"}).find("id=" + id + " "), std::string::npos);
+  EXPECT_EQ(Call(*a, {"CLIENT", "KILL", "ID", id}), ":0\r\n");
+  EXPECT_EQ(Call(*a, {"PING"}), "+PONG\r\n");
+}
+
+TEST_F(ClientCommandsTest, ClientKillByAddressAndItself) {
+  auto a = Connect();
+  auto b = Connect();
+  ASSERT_TRUE(a && b);
+  EXPECT_EQ(Call(*a, {"CLIENT", "KILL", LocalAddress(*b)}), "+OK\r\n");
+  EXPECT_TRUE(ClosedByServer(*b));
+  EXPECT_EQ(Call(*a, {"CLIENT", "KILL", LocalAddress(*b)}), "-ERR No such client\r\n");
+  // Killing itself: the reply comes first, then the connection closes.
+  const std::string id_a = Call(*a, {"CLIENT", "ID"});
+  EXPECT_EQ(Call(*a, {"CLIENT", "KILL", "ID", id_a.substr(1, id_a.size() - 3), "SKIPME", "no"}),
+            ":1\r\n");
+  EXPECT_TRUE(ClosedByServer(*a));
+}
+
+TEST_F(ClientCommandsTest, ClientReplyOffOnSkip) {
+  auto c = Connect();
+  ASSERT_TRUE(c);
+  // One write: only the replies CLIENT REPLY lets through arrive, in order.
+  std::string pipeline;
+  for (const std::vector<std::string>& cmd : std::vector<std::vector<std::string>>{
+           {"CLIENT", "REPLY", "OFF"},
+           {"SET", "reply-key", "v"},
+           {"PING"},
+           {"NOSUCHCOMMAND"},
+           {"CLIENT", "REPLY", "ON"},
+           {"GET", "reply-key"},
+           {"CLIENT", "REPLY", "SKIP"},
+           {"PING", "skipped"},
+           {"PING", "sent"},
+       }) {
+    pipeline += EncodeCommand(cmd);
+  }
+  ASSERT_TRUE(c->Send(pipeline));
+  EXPECT_EQ(c->ReadReply(), "+OK\r\n");
+  EXPECT_EQ(c->ReadReply(), "$1\r\nv\r\n");
+  EXPECT_EQ(c->ReadReply(), "$4\r\nsent\r\n");
+  // Nothing else came.
+  EXPECT_EQ(Call(*c, {"PING"}), "+PONG\r\n");
+  EXPECT_EQ(c->pending(), "");
+}
+
+}  // namespace
+}  // namespace kv::test
