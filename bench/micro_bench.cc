@@ -4,6 +4,7 @@
 #include <benchmark/benchmark.h>
 
 #include <string>
+#include <vector>
 
 #include "protocol/io_buffer.h"
 #include "protocol/reply_writer.h"
@@ -86,6 +87,49 @@ void BM_DbSetGet(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * 2);
 }
 BENCHMARK(BM_DbSetGet)->Arg(1000)->Arg(1000000);
+
+// Lookups of present keys only (GET's path) and overwrites of present keys (SET's path).
+void BM_DbFind(benchmark::State& state) {
+  Db db;
+  const int keys = static_cast<int>(state.range(0));
+  std::vector<std::string> names;
+  for (int i = 0; i < keys; ++i) names.push_back("key:" + std::to_string(i));
+  for (const std::string& k : names) db.SetString(k, "v");
+  size_t i = 0;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(db.Find(names[i++ % names.size()], 0));
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_DbFind)->Arg(1000)->Arg(1000000);
+
+void BM_DbSetExisting(benchmark::State& state) {
+  Db db;
+  const int keys = static_cast<int>(state.range(0));
+  std::vector<std::string> names;
+  for (int i = 0; i < keys; ++i) names.push_back("key:" + std::to_string(i));
+  const std::string value(16, 'v');
+  for (const std::string& k : names) db.SetString(k, value);
+  size_t i = 0;
+  for (auto _ : state) db.SetString(names[i++ % names.size()], value);
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_DbSetExisting)->Arg(1000)->Arg(1000000);
+
+// Inserting into an empty Db until it holds state.range(0) keys: growth, including rehashes
+// (one table) or segment splits.
+void BM_DbInsertFresh(benchmark::State& state) {
+  const int keys = static_cast<int>(state.range(0));
+  std::vector<std::string> names;
+  for (int i = 0; i < keys; ++i) names.push_back("key:" + std::to_string(i));
+  for (auto _ : state) {
+    Db db;
+    for (const std::string& k : names) db.SetString(k, "v");
+    benchmark::DoNotOptimize(db.size());
+  }
+  state.SetItemsProcessed(state.iterations() * keys);
+}
+BENCHMARK(BM_DbInsertFresh)->Arg(1000000)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace kv

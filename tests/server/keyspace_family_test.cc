@@ -210,7 +210,7 @@ TEST_F(KeyspaceFamilyTest, ScanOptionsAndErrors) {
 // between the calls and the table splits many times.
 TEST_F(KeyspaceFamilyTest, ScanReturnsEveryKeyPresentThroughoutWhileGrowing) {
   std::set<std::string> initial;
-  for (int i = 0; i < 3000; ++i) {
+  for (int i = 0; i < 10000; ++i) {
     const std::string k = "init:" + std::to_string(i);
     h.Run({"SET", k, "v"});
     initial.insert(k);
@@ -221,11 +221,11 @@ TEST_F(KeyspaceFamilyTest, ScanReturnsEveryKeyPresentThroughoutWhileGrowing) {
   do {
     std::set<std::string> got = ScanKeys(h.Run({"SCAN", cursor, "COUNT", "20"}), &cursor);
     seen.insert(got.begin(), got.end());
-    for (int j = 0; j < 1000; ++j) h.Run({"SET", "new:" + std::to_string(added++), "v"});
+    for (int j = 0; j < 2000; ++j) h.Run({"SET", "new:" + std::to_string(added++), "v"});
     ++calls;
   } while (cursor != "0" && calls < 100000);
   EXPECT_GT(calls, 2);
-  EXPECT_GT(h.db().segment_count(), 2 * 3000 / Db::kMaxSegmentSize);
+  EXPECT_GT(h.db().segment_count(), 2 * 10000 / Db::kMaxSegmentSize);
   for (const std::string& k : initial) EXPECT_EQ(seen.count(k), 1u) << k;
 }
 
