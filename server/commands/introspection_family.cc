@@ -56,6 +56,38 @@ constexpr CommandMeta kMeta[] = {
      "O(N) where N is the number of keys to set.", ""},
     {"mget", "RO access", "", "request_policy:multi_shard",
      "O(N) where N is the number of keys to retrieve.", ""},
+    {"setnx", "OW insert", "", "", "O(1)", ""},
+    {"setex", "OW update", "", "", "O(1)", ""},
+    {"psetex", "OW update", "", "", "O(1)", ""},
+    {"getset", "RW access update", "", "", "O(1)", ""},
+    {"getdel", "RW access delete", "", "", "O(1)", ""},
+    {"getex", "RW access update", "RW and UPDATE because it changes the TTL", "", "O(1)", ""},
+    {"msetnx", "OW insert", "", "request_policy:multi_shard response_policy:agg_min",
+     "O(N) where N is the number of keys to set.", ""},
+    {"incrbyfloat", "RW access update", "", "", "O(1)", ""},
+    {"append", "RW insert", "", "",
+     "O(1). The amortized time complexity is O(1) assuming the appended value is small and the "
+     "already present value is of any size, since the dynamic string library used by Redis will "
+     "double the free space available on every reallocation.",
+     ""},
+    {"strlen", "RO", "", "", "O(1)", ""},
+    {"getrange", "RO access", "", "",
+     "O(N) where N is the length of the returned string. The complexity is ultimately determined "
+     "by the returned length, but because creating a substring from an existing string is very "
+     "cheap, it can be considered O(1) for small strings.",
+     ""},
+    {"substr", "RO access", "", "",
+     "O(N) where N is the length of the returned string. The complexity is ultimately determined "
+     "by the returned length, but because creating a substring from an existing string is very "
+     "cheap, it can be considered O(1) for small strings.",
+     ""},
+    {"setrange", "RW update", "", "",
+     "O(1), not counting the time taken to copy the new string in place. Usually, this string is "
+     "very small so the amortized complexity is O(1). Otherwise, complexity is O(M) with M being "
+     "the length of the value argument.",
+     ""},
+    {"lcs", "RO access", "", "", "O(N*M) where N and M are the lengths of s1 and s2, respectively",
+     ""},
     {"del", "RM delete", "", "request_policy:multi_shard response_policy:agg_sum",
      "O(N) where N is the number of keys that will be removed. When a key to remove holds a "
      "value other than a string, the individual complexity for this key is O(M) where M is the "
@@ -209,6 +241,52 @@ constexpr DocArg kCommandListArgs37[] = {{"module-name", "string", -1, "MODULE",
                                          {"pattern", "pattern", -1, "PATTERN", "", 0, {}}};
 constexpr DocArg kCommandListArgs38[] = {
     {"filterby", "oneof", -1, "FILTERBY", "", kArgOptional, kCommandListArgs37}};
+// The string commands beyond GET/SET/INCR/MSET/MGET.
+constexpr DocArg kStrSetnxArgs1[] = {{"key", "key", 0, "", "", 0, {}},
+                                     {"value", "string", -1, "", "", 0, {}}};
+constexpr DocArg kStrSetexArgs2[] = {{"key", "key", 0, "", "", 0, {}},
+                                     {"seconds", "integer", -1, "", "", 0, {}},
+                                     {"value", "string", -1, "", "", 0, {}}};
+constexpr DocArg kStrPsetexArgs3[] = {{"key", "key", 0, "", "", 0, {}},
+                                      {"milliseconds", "integer", -1, "", "", 0, {}},
+                                      {"value", "string", -1, "", "", 0, {}}};
+constexpr DocArg kStrGetsetArgs4[] = {{"key", "key", 0, "", "", 0, {}},
+                                      {"value", "string", -1, "", "", 0, {}}};
+constexpr DocArg kStrGetdelArgs5[] = {{"key", "key", 0, "", "", 0, {}}};
+constexpr DocArg kStrGetexArgs6[] = {{"seconds", "integer", -1, "EX", "", 0, {}},
+                                     {"milliseconds", "integer", -1, "PX", "", 0, {}},
+                                     {"unix-time-seconds", "unix-time", -1, "EXAT", "", 0, {}},
+                                     {"unix-time-milliseconds", "unix-time", -1, "PXAT", "", 0, {}},
+                                     {"persist", "pure-token", -1, "PERSIST", "", 0, {}}};
+constexpr DocArg kStrGetexArgs7[] = {
+    {"key", "key", 0, "", "", 0, {}},
+    {"expiration", "oneof", -1, "", "", kArgOptional, kStrGetexArgs6}};
+constexpr DocArg kStrMsetnxArgs8[] = {{"key", "key", 0, "", "", 0, {}},
+                                      {"value", "string", -1, "", "", 0, {}}};
+constexpr DocArg kStrMsetnxArgs9[] = {
+    {"key_value", "block", -1, "", "", kArgMultiple, kStrMsetnxArgs8}};
+constexpr DocArg kStrIncrbyfloatArgs10[] = {{"key", "key", 0, "", "", 0, {}},
+                                            {"increment", "double", -1, "", "", 0, {}}};
+constexpr DocArg kStrAppendArgs11[] = {{"key", "key", 0, "", "", 0, {}},
+                                       {"value", "string", -1, "", "", 0, {}}};
+constexpr DocArg kStrStrlenArgs12[] = {{"key", "key", 0, "", "", 0, {}}};
+constexpr DocArg kStrGetrangeArgs13[] = {{"key", "key", 0, "", "", 0, {}},
+                                         {"start", "integer", -1, "", "", 0, {}},
+                                         {"end", "integer", -1, "", "", 0, {}}};
+constexpr DocArg kStrSubstrArgs14[] = {{"key", "key", 0, "", "", 0, {}},
+                                       {"start", "integer", -1, "", "", 0, {}},
+                                       {"end", "integer", -1, "", "", 0, {}}};
+constexpr DocArg kStrSetrangeArgs15[] = {{"key", "key", 0, "", "", 0, {}},
+                                         {"offset", "integer", -1, "", "", 0, {}},
+                                         {"value", "string", -1, "", "", 0, {}}};
+constexpr DocArg kStrLcsArgs16[] = {
+    {"key1", "key", 0, "", "", 0, {}},
+    {"key2", "key", 0, "", "", 0, {}},
+    {"len", "pure-token", -1, "LEN", "", kArgOptional, {}},
+    {"idx", "pure-token", -1, "IDX", "", kArgOptional, {}},
+    {"len", "integer", -1, "MINMATCHLEN", "", kArgOptional, {}},
+    {"withmatchlen", "pure-token", -1, "WITHMATCHLEN", "", kArgOptional, {}}};
+
 constexpr CommandArgs kArgs[] = {{"get", kGetArgs1},
                                  {"set", kSetArgs4},
                                  {"incr", kIncrArgs5},
@@ -235,7 +313,41 @@ constexpr CommandArgs kArgs[] = {{"get", kGetArgs1},
                                  {"config|set", kConfigSetArgs34},
                                  {"command|docs", kCommandDocsArgs35},
                                  {"command|info", kCommandInfoArgs36},
-                                 {"command|list", kCommandListArgs38}};
+                                 {"command|list", kCommandListArgs38},
+                                 {"setnx", kStrSetnxArgs1},
+                                 {"setex", kStrSetexArgs2},
+                                 {"psetex", kStrPsetexArgs3},
+                                 {"getset", kStrGetsetArgs4},
+                                 {"getdel", kStrGetdelArgs5},
+                                 {"getex", kStrGetexArgs7},
+                                 {"msetnx", kStrMsetnxArgs9},
+                                 {"incrbyfloat", kStrIncrbyfloatArgs10},
+                                 {"append", kStrAppendArgs11},
+                                 {"strlen", kStrStrlenArgs12},
+                                 {"getrange", kStrGetrangeArgs13},
+                                 {"substr", kStrSubstrArgs14},
+                                 {"setrange", kStrSetrangeArgs15},
+                                 {"lcs", kStrLcsArgs16}};
+
+// Commands that Redis 7.0's documentation marks deprecated: COMMAND DOCS reports the "deprecated"
+// doc flag, the version and the replacement.
+struct Deprecation {
+  std::string_view full_name;
+  std::string_view since;
+  std::string_view replaced_by;
+};
+
+constexpr Deprecation kDeprecated[] = {
+    {"getset", "6.2.0", "`SET` with the `!GET` argument"},
+    {"substr", "2.0.0", "`GETRANGE`"},
+};
+
+const Deprecation* FindDeprecation(std::string_view full_name) {
+  for (const Deprecation& d : kDeprecated) {
+    if (d.full_name == full_name) return &d;
+  }
+  return nullptr;
+}
 
 std::span<const DocArg> FindArgs(std::string_view full_name) {
   for (const CommandArgs& entry : kArgs) {
@@ -386,7 +498,9 @@ void ReplyCommandDocs(CommandContext& ctx, const CommandSpec& spec) {
   const std::vector<std::string_view> history =
       meta != nullptr ? SplitWords(meta->history, '\n') : std::vector<std::string_view>{};
   const std::span<const DocArg> args = FindArgs(FullName(spec));
-  r.MapHeader(3 + complexity + !history.empty() + !args.empty() + !spec.subcommands.empty());
+  const Deprecation* deprecation = FindDeprecation(FullName(spec));
+  r.MapHeader(3 + complexity + 3 * (deprecation != nullptr) + !history.empty() + !args.empty() +
+              !spec.subcommands.empty());
   r.Bulk("summary");
   r.Bulk(spec.summary);
   r.Bulk("since");
@@ -396,6 +510,14 @@ void ReplyCommandDocs(CommandContext& ctx, const CommandSpec& spec) {
   if (complexity) {
     r.Bulk("complexity");
     r.Bulk(meta->complexity);
+  }
+  if (deprecation != nullptr) {
+    r.Bulk("doc_flags");
+    ReplyStatusSet(r, {"deprecated"});
+    r.Bulk("deprecated_since");
+    r.Bulk(deprecation->since);
+    r.Bulk("replaced_by");
+    r.Bulk(deprecation->replaced_by);
   }
   if (!history.empty()) {
     r.Bulk("history");

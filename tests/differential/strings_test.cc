@@ -695,5 +695,19 @@ TEST_F(StringsDifferentialTest, LcsRandomStrings) {
   ExpectSameReplies(commands);
 }
 
+TEST_F(StringsDifferentialTest, CommandInfoAndDocs) {
+  std::vector<Args> commands;
+  for (const char* name :
+       {"setnx", "setex", "psetex", "getset", "getdel", "getex", "msetnx", "incrbyfloat", "append",
+        "strlen", "getrange", "substr", "setrange", "lcs"}) {
+    commands.push_back({"command", "info", name});
+    commands.push_back({"command", "docs", name});
+    commands.push_back({"command", "getkeys", name, "k1", "k2", "v"});
+  }
+  commands.push_back({"command", "getkeys", "msetnx", "a", "1", "b", "2"});
+  commands.push_back({"command", "getkeys", "lcs", "a", "b", "idx"});
+  ExpectSameReplies(commands);
+}
+
 }  // namespace
 }  // namespace kv::test
