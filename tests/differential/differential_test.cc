@@ -55,6 +55,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "tests/support/both_servers_test.h"
 #include "tests/support/resp_client.h"
 #include "tests/support/server_process.h"
 
@@ -549,23 +550,8 @@ class Generator {
 
 // ---------------------------------------------------------------------------------------------
 
-class DifferentialTest : public ::testing::Test {
+class DifferentialTest : public BothServersTest<DifferentialTest> {
  protected:
-  static void SetUpTestSuite() {
-    kvserver_ = ServerProcess::StartKvserver().release();
-    redis_ = ServerProcess::StartRedis().release();
-  }
-  static void TearDownTestSuite() {
-    delete kvserver_;
-    delete redis_;
-    kvserver_ = nullptr;
-    redis_ = nullptr;
-  }
-  void SetUp() override {
-    ASSERT_NE(kvserver_, nullptr);
-    ASSERT_NE(redis_, nullptr);
-  }
-
   struct Pair {
     std::unique_ptr<RawConnection> kv, redis;
   };
@@ -628,13 +614,7 @@ class DifferentialTest : public ::testing::Test {
                     << Escape(kv[i + 1]) << "\"\n  redis:    \"" << Escape(redis[i + 1]) << "\"";
     }
   }
-
-  static ServerProcess* kvserver_;
-  static ServerProcess* redis_;
 };
-
-ServerProcess* DifferentialTest::kvserver_ = nullptr;
-ServerProcess* DifferentialTest::redis_ = nullptr;
 
 // Kinds of replies a run should produce, so a change to the generator that stops exercising
 // something shows up. Each label is counted from Redis's reply.

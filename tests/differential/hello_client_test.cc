@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "tests/support/both_servers_test.h"
 #include "tests/support/resp_client.h"
 #include "tests/support/server_process.h"
 
@@ -62,21 +63,11 @@ std::string Text(const std::string& reply) {
   return body;
 }
 
-class HelloClientDiffTest : public ::testing::Test {
+class HelloClientDiffTest : public BothServersTest<HelloClientDiffTest> {
  protected:
-  static void SetUpTestSuite() {
-    kvserver_ = ServerProcess::StartKvserver().release();
-    redis_ = ServerProcess::StartRedis().release();
-  }
-  static void TearDownTestSuite() {
-    delete kvserver_;
-    delete redis_;
-    kvserver_ = nullptr;
-    redis_ = nullptr;
-  }
   void SetUp() override {
-    ASSERT_NE(kvserver_, nullptr);
-    ASSERT_NE(redis_, nullptr);
+    BothServersTest::SetUp();
+    if (HasFatalFailure()) return;
     kv_ = RawConnection::Connect(kvserver_->port());
     redis_conn_ = RawConnection::Connect(redis_->port());
     ASSERT_TRUE(kv_ && redis_conn_);
@@ -114,13 +105,8 @@ class HelloClientDiffTest : public ::testing::Test {
     return out;
   }
 
-  static ServerProcess* kvserver_;
-  static ServerProcess* redis_;
   std::unique_ptr<RawConnection> kv_, redis_conn_;
 };
-
-ServerProcess* HelloClientDiffTest::kvserver_ = nullptr;
-ServerProcess* HelloClientDiffTest::redis_ = nullptr;
 
 TEST_F(HelloClientDiffTest, HelloBothProtocolsAndErrors) {
   ExpectSame({

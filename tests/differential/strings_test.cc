@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "tests/support/both_servers_test.h"
 #include "tests/support/resp_client.h"
 #include "tests/support/server_process.h"
 
@@ -310,21 +311,11 @@ const std::vector<std::pair<std::string, std::string>>& ExpectedKinds() {
   return kinds;
 }
 
-class StringsDifferentialTest : public ::testing::Test {
+class StringsDifferentialTest : public BothServersTest<StringsDifferentialTest> {
  protected:
-  static void SetUpTestSuite() {
-    kvserver_ = ServerProcess::StartKvserver().release();
-    redis_ = ServerProcess::StartRedis().release();
-  }
-  static void TearDownTestSuite() {
-    delete kvserver_;
-    delete redis_;
-    kvserver_ = nullptr;
-    redis_ = nullptr;
-  }
   void SetUp() override {
-    ASSERT_NE(kvserver_, nullptr);
-    ASSERT_NE(redis_, nullptr);
+    BothServersTest::SetUp();
+    if (HasFatalFailure()) return;
     kv_ = RawConnection::Connect(kvserver_->port());
     redis_conn_ = RawConnection::Connect(redis_->port());
     ASSERT_TRUE(kv_ && redis_conn_) << "cannot connect";
@@ -369,13 +360,8 @@ class StringsDifferentialTest : public ::testing::Test {
     }
   }
 
-  static ServerProcess* kvserver_;
-  static ServerProcess* redis_;
   std::unique_ptr<RawConnection> kv_, redis_conn_;
 };
-
-ServerProcess* StringsDifferentialTest::kvserver_ = nullptr;
-ServerProcess* StringsDifferentialTest::redis_ = nullptr;
 
 TEST_F(StringsDifferentialTest, RandomStringSequences) {
   const std::optional<uint64_t> only = EnvU64("KV_STR_DIFF_SEED");
