@@ -81,26 +81,33 @@ enum SetFlag : uint32_t {
   kSetPx = 1 << 5,
   kSetExAt = 1 << 6,
   kSetPxAt = 1 << 7,
+  kSetPersist = 1 << 8,
 };
 constexpr uint32_t kSetAnyExpire = kSetEx | kSetPx | kSetExAt | kSetPxAt;
 
-// SET key value [NX|XX] [GET] [EX s|PX ms|EXAT ts|PXAT ts|KEEPTTL], with Redis's rules for which
-// options may be combined (parseExtendedStringArgumentsOrReply) and for expire times.
-void Set(CommandContext& ctx) {
-  uint32_t flags = 0;
-  std::string_view expire_arg;
-  for (size_t j = 3; j < ctx.args.size(); ++j) {
+enum class StringCommand { kSet, kGetEx };
+
+// Redis's parseExtendedStringArgumentsOrReply, shared by SET (options from argument 3: NX, XX,
+// GET, KEEPTTL and the expiries) and GETEX (from argument 2: PERSIST and the expiries). An expiry
+// excludes KEEPTTL, PERSIST and every other kind of expiry (a repeat is allowed). Replies
+// "syntax error" and returns false on a bad option.
+bool ParseStringOptions(CommandContext& ctx, StringCommand command, uint32_t* flags,
+                        std::string_view* expire_arg) {
+  const bool set = command == StringCommand::kSet;
+  for (size_t j = set ? 3 : 2; j < ctx.args.size(); ++j) {
     std::string_view opt = ctx.args[j];
     const bool has_next = j + 1 < ctx.args.size();
     uint32_t expire_flag = 0;
-    if (Is(opt, "nx") && !(flags & kSetXx)) {
-      flags |= kSetNx;
-    } else if (Is(opt, "xx") && !(flags & kSetNx)) {
-      flags |= kSetXx;
-    } else if (Is(opt, "get")) {
-      flags |= kSetGet;
-    } else if (Is(opt, "keepttl") && !(flags & kSetAnyExpire)) {
-      flags |= kSetKeepTtl;
+    if (set && Is(opt, "nx") && !(*flags & kSetXx)) {
+      *flags |= kSetNx;
+    } else if (set && Is(opt, "xx") && !(*flags & kSetNx)) {
+      *flags |= kSetXx;
+    } else if (set && Is(opt, "get")) {
+      *flags |= kSetGet;
+    } else if (set && Is(opt, "keepttl") && !(*flags & (kSetAnyExpire | kSetPersist))) {
+      *flags |= kSetKeepTtl;
+    } else if (!set && Is(opt, "persist") && !(*flags & (kSetAnyExpire | kSetKeepTtl))) {
+      *flags |= kSetPersist;
     } else if (Is(opt, "ex")) {
       expire_flag = kSetEx;
     } else if (Is(opt, "px")) {
@@ -110,17 +117,27 @@ void Set(CommandContext& ctx) {
     } else if (Is(opt, "pxat")) {
       expire_flag = kSetPxAt;
     } else {
-      return ctx.reply.Error(errors::kSyntax);
+      ctx.reply.Error(errors::kSyntax);
+      return false;
     }
     if (expire_flag != 0) {
-      // An expiry option excludes KEEPTTL and every other kind of expiry (a repeat is allowed).
-      if ((flags & kSetKeepTtl) || (flags & (kSetAnyExpire & ~expire_flag)) || !has_next) {
-        return ctx.reply.Error(errors::kSyntax);
+      if ((*flags & (kSetKeepTtl | kSetPersist | (kSetAnyExpire & ~expire_flag))) || !has_next) {
+        ctx.reply.Error(errors::kSyntax);
+        return false;
       }
-      flags |= expire_flag;
-      expire_arg = ctx.args[++j];
+      *flags |= expire_flag;
+      *expire_arg = ctx.args[++j];
     }
   }
+  return true;
+}
+
+// SET key value [NX|XX] [GET] [EX s|PX ms|EXAT ts|PXAT ts|KEEPTTL], with Redis's rules for which
+// options may be combined (parseExtendedStringArgumentsOrReply) and for expire times.
+void Set(CommandContext& ctx) {
+  uint32_t flags = 0;
+  std::string_view expire_arg;
+  if (!ParseStringOptions(ctx, StringCommand::kSet, &flags, &expire_arg)) return;
 
   int64_t expire_at = kNoExpiry;
   if (flags & kSetAnyExpire) {
@@ -258,33 +275,8 @@ void GetDel(CommandContext& ctx) {
 // deadline already past deletes the key after its value was replied.
 void GetEx(CommandContext& ctx) {
   uint32_t flags = 0;
-  constexpr uint32_t kPersist = 1 << 8;
   std::string_view expire_arg;
-  for (size_t j = 2; j < ctx.args.size(); ++j) {
-    std::string_view opt = ctx.args[j];
-    const bool has_next = j + 1 < ctx.args.size();
-    uint32_t expire_flag = 0;
-    if (Is(opt, "persist") && !(flags & kSetAnyExpire)) {
-      flags |= kPersist;
-    } else if (Is(opt, "ex")) {
-      expire_flag = kSetEx;
-    } else if (Is(opt, "px")) {
-      expire_flag = kSetPx;
-    } else if (Is(opt, "exat")) {
-      expire_flag = kSetExAt;
-    } else if (Is(opt, "pxat")) {
-      expire_flag = kSetPxAt;
-    } else {
-      return ctx.reply.Error(errors::kSyntax);
-    }
-    if (expire_flag != 0) {
-      if ((flags & kPersist) || (flags & (kSetAnyExpire & ~expire_flag)) || !has_next) {
-        return ctx.reply.Error(errors::kSyntax);
-      }
-      flags |= expire_flag;
-      expire_arg = ctx.args[++j];
-    }
-  }
+  if (!ParseStringOptions(ctx, StringCommand::kGetEx, &flags, &expire_arg)) return;
 
   const std::string_view key = ctx.args[1];
   const Value* v = LookupRead(ctx, key);
@@ -303,7 +295,7 @@ void GetEx(CommandContext& ctx) {
     db.Delete(key, ctx.now_ms);
   } else if (flags & kSetAnyExpire) {
     db.SetExpire(key, expire_at);
-  } else if (flags & kPersist) {
+  } else if (flags & kSetPersist) {
     db.Persist(key);
   }
 }
