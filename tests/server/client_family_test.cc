@@ -6,14 +6,10 @@
 
 #include "gtest/gtest.h"
 #include "tests/support/command_harness.h"
+#include "tests/support/resp_literals.h"
 
 namespace kv::test {
 namespace {
-
-std::string Err(std::string_view msg) { return "-ERR " + std::string(msg) + "\r\n"; }
-std::string Bulk(std::string_view s) {
-  return "$" + std::to_string(s.size()) + "\r\n" + std::string(s) + "\r\n";
-}
 
 // HELLO's fields after its header, for client id 1.
 std::string HelloBody(int proto) {

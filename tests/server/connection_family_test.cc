@@ -5,11 +5,10 @@
 
 #include "gtest/gtest.h"
 #include "tests/support/command_harness.h"
+#include "tests/support/resp_literals.h"
 
 namespace kv::test {
 namespace {
-
-std::string Err(std::string_view msg) { return "-ERR " + std::string(msg) + "\r\n"; }
 
 class ConnectionFamilyTest : public ::testing::Test {
  protected:

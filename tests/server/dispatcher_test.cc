@@ -7,11 +7,10 @@
 #include "gtest/gtest.h"
 #include "server/errors.h"
 #include "tests/support/command_harness.h"
+#include "tests/support/resp_literals.h"
 
 namespace kv::test {
 namespace {
-
-std::string Err(std::string_view msg) { return "-ERR " + std::string(msg) + "\r\n"; }
 
 class DispatcherTest : public ::testing::Test {
  protected:

@@ -12,14 +12,10 @@
 #include "server/command_registry.h"
 #include "server/strings.h"
 #include "tests/support/command_harness.h"
+#include "tests/support/resp_literals.h"
 
 namespace kv::test {
 namespace {
-
-std::string Bulk(std::string_view s) {
-  return "$" + std::to_string(s.size()) + "\r\n" + std::string(s) + "\r\n";
-}
-std::string Err(std::string_view msg) { return "-ERR " + std::string(msg) + "\r\n"; }
 
 // A parsed RESP reply, enough to look inside COMMAND's nested arrays.
 struct Reply {

@@ -13,22 +13,17 @@
 
 #include "gtest/gtest.h"
 #include "tests/support/command_harness.h"
+#include "tests/support/resp_literals.h"
 
 namespace kv::test {
 namespace {
 
-std::string Bulk(std::string_view s) {
-  return "$" + std::to_string(s.size()) + "\r\n" + std::string(s) + "\r\n";
-}
-std::string Int(int64_t n) { return ":" + std::to_string(n) + "\r\n"; }
-std::string Err(std::string_view msg) { return "-ERR " + std::string(msg) + "\r\n"; }
 std::string SetFailed(std::string_view arg, std::string_view why) {
   return Err("CONFIG SET failed (possibly related to argument '" + std::string(arg) + "') - " +
              std::string(why));
 }
 std::string Pair(std::string_view name, std::string_view value) { return Bulk(name) + Bulk(value); }
 
-const std::string kOk = "+OK\r\n";
 const std::string kSyntax = Err("syntax error");
 
 class ServerFamilyTest : public ::testing::Test {

@@ -7,20 +7,13 @@
 
 #include "gtest/gtest.h"
 #include "tests/support/command_harness.h"
+#include "tests/support/resp_literals.h"
 
 namespace kv::test {
 namespace {
 
 using namespace std::string_literals;
 
-std::string Bulk(std::string_view s) {
-  return "$" + std::to_string(s.size()) + "\r\n" + std::string(s) + "\r\n";
-}
-std::string Int(int64_t n) { return ":" + std::to_string(n) + "\r\n"; }
-std::string Err(std::string_view msg) { return "-ERR " + std::string(msg) + "\r\n"; }
-
-const std::string kOk = "+OK\r\n";
-const std::string kNil = "$-1\r\n";
 const std::string kEmpty = "$0\r\n\r\n";
 const std::string kSyntax = Err("syntax error");
 const std::string kNotInt = Err("value is not an integer or out of range");
