@@ -59,6 +59,7 @@ CommandRegistry BuildCommandRegistry() {
   RegisterServerFamily(registry);
   RegisterIntrospectionFamily(registry);
   RegisterClientFamily(registry);
+  RegisterFaultFamily(registry);
   return registry;
 }
 

@@ -154,6 +154,13 @@ std::optional<std::string> SetDaemonize(Config& c, const Args& a) {
   return std::nullopt;
 }
 
+std::optional<std::string> SetEnableFaultInjection(Config& c, const Args& a) {
+  auto v = ParseYesNo(a[0]);
+  if (!v) return "argument must be 'yes' or 'no'";
+  c.enable_fault_injection = *v;
+  return std::nullopt;
+}
+
 std::optional<std::string> SetDir(Config& c, const Args& a) {
   if (chdir(a[0].c_str()) != 0) return std::string(std::strerror(errno));
   c.dir = a[0];
@@ -205,6 +212,11 @@ const std::vector<Directive>& Directives() {
       {"daemonize", false, false, 1, 1, [](const Config&) { return std::string("no"); },
        SetDaemonize},
       {"pidfile", false, false, 1, 1, GetString<&Config::pidfile>, SetString<&Config::pidfile>},
+      {"port-file", false, false, 1, 1, GetString<&Config::port_file>,
+       SetString<&Config::port_file>},
+      {"enable-fault-injection", true, true, 1, 1,
+       [](const Config& c) { return std::string(c.enable_fault_injection ? "yes" : "no"); },
+       SetEnableFaultInjection},
   };
   return directives;
 }
@@ -389,6 +401,16 @@ void AppendQuoted(std::string_view arg, std::string* out) {
   }
   *out += '"';
 }
+
+}  // namespace
+
+std::string QuoteConfigArg(std::string_view arg) {
+  std::string out;
+  AppendQuoted(arg, &out);
+  return out;
+}
+
+namespace {
 
 bool StartsWithDashes(std::string_view arg) {
   return arg.size() >= 2 && arg[0] == '-' && arg[1] == '-';

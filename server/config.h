@@ -32,6 +32,10 @@ struct Config {
   std::string dir;
   bool daemonize = false;
   std::string pidfile;
+  // kvserver's own: the file the binary writes its TCP port to once it accepts connections.
+  std::string port_file;
+  // kvserver's own: whether clients may arm faults with KVFAULT.
+  bool enable_fault_injection = false;
   std::string config_file;  // absolute path of the file the server was started with, if any
 };
 
@@ -70,6 +74,8 @@ int64_t MaxClientsAfterRaisingFileLimit(int64_t maxclients);
 // path or "command line"). Returns an error message naming the line and the directive.
 std::optional<std::string> ApplyConfigText(std::string_view text, std::string_view source,
                                            Config* config);
+// `arg` quoted so that ApplyConfigText reads back exactly its bytes (Redis's sdscatrepr).
+std::string QuoteConfigArg(std::string_view arg);
 std::optional<std::string> LoadConfigFile(const std::string& path, Config* config);
 
 // The result of reading kvserver's command line: `kvserver [config-file] [--directive value ...]`.

@@ -10,7 +10,9 @@
 #include <boost/asio/experimental/parallel_group.hpp>
 #include <boost/asio/redirect_error.hpp>
 #include <boost/asio/use_awaitable.hpp>
+#include <chrono>
 #include <exception>
+#include <utility>
 
 #include "server/server.h"
 
@@ -61,6 +63,7 @@ std::string FormatTcpAddress(int fd, bool peer) {
 Connection::Connection(Server* server, Socket socket, uint64_t id)
     : server_(server),
       socket_(std::move(socket)),
+      delay_timer_(socket_.get_executor()),
       parser_(&server->parser_limits_),
       writer_(&out_) {
   state_.id = id;
@@ -103,6 +106,7 @@ void Connection::Close() {
   closed_ = true;
   boost::system::error_code ignored;
   socket_.close(ignored);
+  delay_timer_.cancel();
 }
 
 asio::awaitable<void> Connection::Run() {
@@ -131,6 +135,12 @@ asio::awaitable<void> Connection::Serve() {
     while (true) {
       if (input_left && !state_.close_after_reply && out_.size() < kMaxPendingOutput) {
         input_left = ProcessInput();
+      }
+      if (delay_ms_ > 0) {
+        // An injected delay: this connection's replies wait on a timer; other clients go on.
+        delay_timer_.expires_after(std::chrono::milliseconds(std::exchange(delay_ms_, 0)));
+        co_await delay_timer_.async_wait(asio::redirect_error(asio::use_awaitable, ec));
+        if (closed_) co_return;
       }
       if (!out_.empty() && !WriteOutput()) co_return;
       if (!input_left || state_.close_after_reply || out_.size() >= kMaxPendingOutput) break;
@@ -225,6 +235,29 @@ bool Connection::ProcessInput() {
       return false;
     }
     writer_.set_protocol(state_.protocol);
+    if (st.faults.armed()) {
+      // A fault a test armed (KVFAULT or the embedding API) replaces or delays this command.
+      FaultInjector::Fault fault = st.faults.Take(parser_.args()[0]);
+      if (fault.kind == FaultInjector::Kind::kDrop) {
+        // Replies already made still go out; this command neither runs nor gets one.
+        in_.Consume(consumed);
+        state_.close_after_reply = true;
+        return false;
+      }
+      if (fault.kind == FaultInjector::Kind::kError) {
+        writer_.Error(fault.message);
+        ++st.stats.total_error_replies;
+        in_.Consume(consumed);
+        continue;
+      }
+      if (fault.kind == FaultInjector::Kind::kDelay) {
+        server_->dispatcher_.Dispatch(parser_.args(), state_, writer_, now_ms);
+        in_.Consume(consumed);
+        // Later commands wait too, so replies keep their order.
+        delay_ms_ = fault.delay_ms;
+        return !in_.empty();
+      }
+    }
     server_->dispatcher_.Dispatch(parser_.args(), state_, writer_, now_ms);
     // The arguments point into the input buffer: drop the command only after it ran.
     in_.Consume(consumed);

@@ -2,6 +2,7 @@
 
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/generic/stream_protocol.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -57,6 +58,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
 
   Server* server_;
   Socket socket_;
+  boost::asio::steady_timer delay_timer_;  // an injected reply delay
+  int64_t delay_ms_ = 0;                   // set by ProcessInput for an injected delay
   ConnState state_;
   IoBuffer in_;
   IoBuffer out_;

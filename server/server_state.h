@@ -5,6 +5,7 @@
 #include <string>
 
 #include "server/config.h"
+#include "server/fault_injector.h"
 #include "storage/clock.h"
 #include "storage/db_set.h"
 
@@ -35,6 +36,8 @@ struct ServerState {
   const Clock* clock;
   const CommandRegistry* registry;
   ServerStats stats;
+  // Faults armed by the embedding API or KVFAULT (enable-fault-injection).
+  FaultInjector faults;
 
   // Facts about the running process, for INFO.
   std::string run_id;

@@ -12,5 +12,6 @@ void RegisterKeyspaceFamily(CommandRegistry& registry);
 void RegisterServerFamily(CommandRegistry& registry);
 void RegisterIntrospectionFamily(CommandRegistry& registry);
 void RegisterClientFamily(CommandRegistry& registry);
+void RegisterFaultFamily(CommandRegistry& registry);
 
 }  // namespace kv

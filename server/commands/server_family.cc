@@ -8,6 +8,7 @@
 
 #include "server/command_registry.h"
 #include "server/commands/families.h"
+#include "server/commands/help.h"
 #include "server/errors.h"
 #include "server/glob.h"
 #include "server/info.h"
@@ -184,16 +185,6 @@ void ConfigSet(CommandContext& ctx) {
 void ConfigResetStat(CommandContext& ctx) {
   ctx.server.stats = ServerStats{};
   ctx.reply.Ok();
-}
-
-void ReplyHelp(CommandContext& ctx, std::string_view command,
-               std::initializer_list<std::string_view> lines) {
-  ctx.reply.ArrayHeader(lines.size() + 3);
-  ctx.reply.SimpleString(ToUpper(command) +
-                         " <subcommand> [<arg> [value] [opt] ...]. Subcommands are:");
-  for (std::string_view line : lines) ctx.reply.SimpleString(line);
-  ctx.reply.SimpleString("HELP");
-  ctx.reply.SimpleString("    Prints this help.");
 }
 
 void ConfigHelp(CommandContext& ctx) {

@@ -243,3 +243,7 @@ bool Eventually(F condition, int timeout_ms) {
 }
 
 }  // namespace kv::test
+
+// Sends `request` on a RawClient and expects exactly the bytes `expected` back.
+#define EXPECT_REPLY(client, request, expected) \
+  EXPECT_EQ((client).Exchange(request, std::string_view(expected).size()), expected)

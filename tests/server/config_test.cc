@@ -121,7 +121,9 @@ TEST(ConfigTextTest, EveryDirective) {
       cwd +
       "\n"
       "daemonize no\n"
-      "pidfile /tmp/kv.pid\n";
+      "pidfile /tmp/kv.pid\n"
+      "port-file /tmp/kv.port\n"
+      "enable-fault-injection yes\n";
   ASSERT_EQ(Apply(text, &c), std::nullopt);
   EXPECT_EQ(c.port, 7000);
   EXPECT_EQ(c.bind, (std::vector<std::string>{"10.0.0.1", "::1"}));
@@ -142,8 +144,10 @@ TEST(ConfigTextTest, EveryDirective) {
   EXPECT_EQ(c.dir, cwd);
   EXPECT_FALSE(c.daemonize);
   EXPECT_EQ(c.pidfile, "/tmp/kv.pid");
+  EXPECT_EQ(c.port_file, "/tmp/kv.port");
+  EXPECT_TRUE(c.enable_fault_injection);
   // Every directive in the table was exercised above.
-  EXPECT_EQ(Directives().size(), 19u);
+  EXPECT_EQ(Directives().size(), 21u);
 }
 
 TEST(ConfigTextTest, DirectiveGettersRenderValues) {

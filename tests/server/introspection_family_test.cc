@@ -368,10 +368,11 @@ TEST_F(IntrospectionTest, CommandListFilters) {
             "*2\r\n" + Bulk("config|get") + Bulk("config|set"));
   EXPECT_EQ(h.Run({"command", "list", "filterby", "pattern", "p*ttl"}), "*1\r\n" + Bulk("pttl"));
   EXPECT_EQ(h.Run({"COMMAND", "LIST", "FILTERBY", "ACLCAT", "DANGEROUS"}),
-            "*13\r\n" + Bulk("client|kill") + Bulk("client|list") + Bulk("client|no-evict") +
+            "*17\r\n" + Bulk("client|kill") + Bulk("client|list") + Bulk("client|no-evict") +
                 Bulk("config|get") + Bulk("config|set") + Bulk("config|resetstat") +
                 Bulk("flushall") + Bulk("flushdb") + Bulk("info") + Bulk("keys") +
-                Bulk("lastsave") + Bulk("shutdown") + Bulk("swapdb"));
+                Bulk("kvfault|error") + Bulk("kvfault|delay") + Bulk("kvfault|drop") +
+                Bulk("kvfault|clear") + Bulk("lastsave") + Bulk("shutdown") + Bulk("swapdb"));
   EXPECT_EQ(h.Run({"COMMAND", "LIST", "FILTERBY", "ACLCAT", "nosuch"}), "*0\r\n");
   EXPECT_EQ(h.Run({"COMMAND", "LIST", "FILTERBY", "MODULE", "x"}), "*0\r\n");
 }
