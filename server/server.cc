@@ -15,6 +15,7 @@
 #include <boost/asio/use_awaitable.hpp>
 #include <cerrno>
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <random>
@@ -55,6 +56,19 @@ auto LogFailure(std::shared_ptr<spdlog::logger> log, const char* what) {
       log->warn("{} failed: {}", what, ex.what());
     }
   };
+}
+
+// Writes `port` to `path` (the port-file directive): to a temporary file first, then renamed into
+// place, so that a reader never sees a partial file.
+std::optional<std::string> WritePortFile(const std::string& path, uint16_t port) {
+  const std::string tmp = path + ".tmp." + std::to_string(::getpid());
+  std::FILE* f = std::fopen(tmp.c_str(), "w");
+  bool ok = f != nullptr && std::fprintf(f, "%u\n", static_cast<unsigned>(port)) > 0;
+  if (f != nullptr && std::fclose(f) != 0) ok = false;
+  if (ok && std::rename(tmp.c_str(), path.c_str()) == 0) return std::nullopt;
+  const std::string why = std::strerror(errno);
+  std::remove(tmp.c_str());
+  return "Can't write the port file " + path + ": " + why;
 }
 
 }  // namespace
@@ -155,6 +169,12 @@ std::optional<std::string> Server::Start() {
     asio::co_spawn(io_, AcceptUnix(*unix_acceptor_), LogFailure(log_, "unix accept loop"));
   }
   asio::co_spawn(io_, Cron(), LogFailure(log_, "cron"));
+  // Redis 7's line, which scripts that start kvserver on port 0 read the port from.
+  if (log_) log_->info("Running mode=standalone, port={}.", state_.tcp_port);
+  if (!state_.config.port_file.empty()) {
+    if (auto err = WritePortFile(state_.config.port_file, state_.tcp_port)) return err;
+  }
+  // Only now: whoever waits for these lines (or the port file) may connect at once.
   if (log_) {
     if (!tcp_acceptors_.empty()) log_->info("Ready to accept connections tcp");
     if (unix_acceptor_) log_->info("Ready to accept connections unix");
