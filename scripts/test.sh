@@ -3,6 +3,8 @@
 # against real redis-server, and the redis-cli/redis-benchmark tool tests. Then builds again with
 # AddressSanitizer + UndefinedBehaviorSanitizer and runs the unit and integration tests there,
 # failing on any sanitizer report (including ones from kvserver processes the tests start).
+# In between, installs kvserver into a temporary prefix and builds and runs examples/embedded
+# against the installed CMake package.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/setup.sh"
@@ -11,6 +13,8 @@ echo "== build (RelWithDebInfo)"
 "$root/scripts/build.sh" "$root/build"
 echo "== tests"
 (cd "$root/build" && ctest --output-on-failure --timeout 300)
+echo "== package: install into a temporary prefix, build and run examples/embedded against it"
+"$root/scripts/test-package.sh" "$root/build"
 
 if [ "${KV_SKIP_SANITIZE:-0}" != "1" ]; then
   echo "== build (ASan + UBSan)"

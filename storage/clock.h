@@ -1,5 +1,6 @@
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 
 namespace kv {
@@ -17,15 +18,16 @@ class SystemClock final : public Clock {
   int64_t NowMs() const override;
 };
 
+// Thread-safe: a test may move it while a server reads it on its own thread.
 class ManualClock final : public Clock {
  public:
   explicit ManualClock(int64_t start_ms = 1'700'000'000'000) : now_ms_(start_ms) {}
-  int64_t NowMs() const override { return now_ms_; }
-  void Advance(int64_t ms) { now_ms_ += ms; }
-  void Set(int64_t ms) { now_ms_ = ms; }
+  int64_t NowMs() const override { return now_ms_.load(std::memory_order_acquire); }
+  void Advance(int64_t ms) { now_ms_.fetch_add(ms, std::memory_order_acq_rel); }
+  void Set(int64_t ms) { now_ms_.store(ms, std::memory_order_release); }
 
  private:
-  int64_t now_ms_;
+  std::atomic<int64_t> now_ms_;
 };
 
 }  // namespace kv

@@ -40,4 +40,10 @@ size_t DbSet::ActiveExpireCycle(int64_t now_ms, std::chrono::microseconds budget
   return expired;
 }
 
+size_t DbSet::ActiveExpireAll(int64_t now_ms) {
+  size_t expired = 0;
+  for (Db& db : dbs_) expired += db.ActiveExpire(now_ms, db.expires_size()).expired;
+  return expired;
+}
+
 }  // namespace kv

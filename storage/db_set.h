@@ -28,6 +28,9 @@ class DbSet {
   // is spent; the next call then starts with the database after the one it stopped in. Returns
   // the number of keys deleted.
   size_t ActiveExpireCycle(int64_t now_ms, std::chrono::microseconds budget);
+  // Active expiry without sampling or budget: visits every volatile key of every database once
+  // and deletes those expired at `now_ms`. For a test clock that jumps. Returns the number deleted.
+  size_t ActiveExpireAll(int64_t now_ms);
 
  private:
   std::vector<Db> dbs_;
