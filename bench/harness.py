@@ -1,0 +1,535 @@
+#!/usr/bin/env python3
+"""kvserver against real redis-server, side by side on this machine.
+
+Every workload runs on both servers in alternating rounds (kvserver, redis, kvserver, redis, ...),
+each round on a freshly started server. For each workload it records throughput (redis-benchmark's
+requests per second or updates per second of a mass import), latency percentiles, and the server
+process's CPU time per request (summed over all its threads from /proc/PID/task/*/schedstat, in
+nanoseconds), then writes a Markdown report, the raw measurements as CSV and PNG charts (gnuplot).
+
+Usage: bench/harness.py [--mode full|quick|smoke] [--rounds N] [--out DIR] [--only a,b,...]
+Workloads (--only): matrix, pipeline, import, latency, threads.
+"""
+
+import argparse
+import csv
+import io
+import math
+import os
+import random
+import resource
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+MATRIX_TESTS = ["ping_inline", "ping_mbulk", "set", "get", "incr", "mset"]
+SERVERS = ["kvserver", "redis"]
+
+# Targets from issue 3: (throughput ratio at least, CPU-per-request ratio at most).
+TARGETS = {
+    "matrix": (1.0, 0.9),
+    "pipeline -P16": (0.97, 0.85),
+    "pipeline -P64": (1.1, 0.6),
+    "import tcp": (1.1, 0.8),
+    "import unix": (1.1, 0.8),
+}
+
+
+@dataclass
+class Mode:
+    clients: list
+    rounds: int
+    requests: int  # per matrix test
+    pipeline_requests: int
+    import_keys: int
+    idle_connections: int
+    latency_requests: int
+    long_seconds: float  # --threads 2 runs; 0 skips them
+
+
+MODES = {
+    "full": Mode([1 << i for i in range(11)], 3, 100_000, 2_000_000, 1_000_000, 1000, 200_000, 10),
+    "quick": Mode([1, 50, 256], 3, 100_000, 1_000_000, 1_000_000, 1000, 200_000, 10),
+    "smoke": Mode([1, 8], 1, 2_000, 20_000, 20_000, 100, 5_000, 0),
+}
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    """One server process on 127.0.0.1 and a unix socket, with its CPU and memory readings."""
+
+    def __init__(self, kind, kvserver, workdir):
+        self.kind = kind
+        self.port = free_port()
+        self.unixsocket = os.path.join(workdir, f"{kind}-{self.port}.sock")
+        common = ["--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly",
+                  "no", "--unixsocket", self.unixsocket, "--unixsocketperm", "700"]
+        binary = kvserver if kind == "kvserver" else shutil.which("redis-server")
+        self.proc = subprocess.Popen([binary] + common, stdout=subprocess.DEVNULL,
+                                     stderr=subprocess.DEVNULL)
+        deadline = time.time() + 10
+        while True:
+            try:
+                if self.command("PING") == b"+PONG\r\n":
+                    break
+            except OSError:
+                pass
+            if time.time() > deadline or self.proc.poll() is not None:
+                self.stop()
+                raise RuntimeError(f"{kind} did not start")
+            time.sleep(0.02)
+
+    def command(self, *args):
+        """Sends one command and returns the raw reply (enough for PING and INFO)."""
+        payload = f"*{len(args)}\r\n".encode()
+        for a in args:
+            payload += f"${len(a)}\r\n{a}\r\n".encode()
+        with socket.create_connection(("127.0.0.1", self.port), timeout=5) as s:
+            s.sendall(payload)
+            data = s.recv(65536)
+            if data.startswith(b"$"):
+                header, _, rest = data.partition(b"\r\n")
+                need = int(header[1:]) + 2
+                while len(rest) < need:
+                    chunk = s.recv(65536)
+                    if not chunk:
+                        break
+                    rest += chunk
+                return rest[:need - 2]
+            return data
+
+    def info_field(self, section, name):
+        for line in self.command("INFO", section).decode().splitlines():
+            if line.startswith(name + ":"):
+                return int(line.split(":", 1)[1])
+        raise KeyError(name)
+
+    def cpu_ns(self):
+        """CPU time of every thread of the process so far, in nanoseconds."""
+        total = 0
+        task_dir = f"/proc/{self.proc.pid}/task"
+        for tid in os.listdir(task_dir):
+            try:
+                with open(f"{task_dir}/{tid}/schedstat") as f:
+                    total += int(f.read().split()[0])
+            except OSError:
+                pass  # the thread ended meanwhile
+        return total
+
+    def rss_bytes(self):
+        with open(f"/proc/{self.proc.pid}/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) * 1024
+        raise RuntimeError("no VmRSS")
+
+    def stop(self):
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        try:
+            os.unlink(self.unixsocket)
+        except OSError:
+            pass
+
+
+@dataclass
+class Sample:
+    """One measurement of one workload on one server in one round."""
+    workload: str  # e.g. "matrix", "pipeline -P16", "import tcp"
+    test: str  # redis-benchmark test name or "import"
+    clients: int
+    server: str
+    round: int
+    requests: int
+    throughput: float  # requests (or updates) per second
+    cpu_ns_per_request: float
+    p50_ms: float = float("nan")
+    p99_ms: float = float("nan")
+    extra: dict = field(default_factory=dict)
+
+
+def run_benchmark(server, test, clients, requests, extra_args=()):
+    """One redis-benchmark run of one test; returns (rps, p50, p99, cpu ns per request)."""
+    args = ["redis-benchmark", "-h", "127.0.0.1", "-p", str(server.port), "--csv", "-r", "64",
+            "-d", "1024", "-t", test, "-n", str(requests), "-c", str(clients), *extra_args]
+    before = server.cpu_ns()
+    out = subprocess.run(args, check=True, capture_output=True, text=True).stdout
+    cpu = server.cpu_ns() - before
+    rows = list(csv.DictReader(io.StringIO(out)))
+    if len(rows) != 1:
+        raise RuntimeError(f"redis-benchmark {' '.join(args)} printed:\n{out}")
+    row = rows[0]
+    return (float(row["rps"]), float(row["p50_latency_ms"]), float(row["p99_latency_ms"]),
+            cpu / requests)
+
+
+class Harness:
+    def __init__(self, opts):
+        self.opts = opts
+        self.mode = MODES[opts.mode]
+        if opts.rounds:
+            self.mode.rounds = opts.rounds
+        self.kvserver = opts.kvserver
+        self.out = opts.out
+        self.work = tempfile.mkdtemp(prefix="kvbench-")
+        self.samples = []
+
+    def log(self, msg):
+        print(msg, flush=True)
+
+    def alternate(self, body):
+        """Runs body(server, round) for each round, kvserver then redis, on fresh servers."""
+        for r in range(self.mode.rounds):
+            for kind in SERVERS:
+                server = Server(kind, self.kvserver, self.work)
+                try:
+                    body(server, r)
+                finally:
+                    server.stop()
+
+    def matrix(self):
+        for clients in self.mode.clients:
+            def body(server, r, clients=clients):
+                # One server runs the tests in redis-benchmark's order, so GET finds SET's keys.
+                for test in MATRIX_TESTS:
+                    rps, p50, p99, cpu = run_benchmark(server, test, clients, self.mode.requests)
+                    self.samples.append(Sample("matrix", test, clients, server.kind, r,
+                                               self.mode.requests, rps, cpu, p50, p99))
+                    self.log(f"matrix {test:12} -c {clients:<5} {server.kind:9} round {r}: "
+                             f"{rps:>11.0f} rps {cpu:>8.0f} ns/req")
+            self.alternate(body)
+
+    def pipeline(self):
+        for depth in (16, 64):
+            def body(server, r, depth=depth):
+                for test in ("set", "get"):
+                    rps, p50, p99, cpu = run_benchmark(server, test, 50, self.mode.pipeline_requests,
+                                                       ["-P", str(depth)])
+                    self.samples.append(Sample(f"pipeline -P{depth}", test, 50, server.kind, r,
+                                               self.mode.pipeline_requests, rps, cpu, p50, p99))
+                    self.log(f"pipeline -P{depth} {test:4} {server.kind:9} round {r}: "
+                             f"{rps:>11.0f} rps {cpu:>8.0f} ns/req")
+            self.alternate(body)
+
+    def import_file(self):
+        """1M `SET <uuid> <uuid>` in RESP, generated once per run from a fixed seed."""
+        path = os.path.join(self.work, "import.resp")
+        if not os.path.exists(path):
+            rng = random.Random(20261130)
+            with open(path, "wb") as f:
+                chunk = []
+                for _ in range(self.mode.import_keys):
+                    key = str(uuid_from(rng))
+                    value = str(uuid_from(rng))
+                    chunk.append(f"*3\r\n$3\r\nSET\r\n$36\r\n{key}\r\n$36\r\n{value}\r\n")
+                    if len(chunk) == 10000:
+                        f.write("".join(chunk).encode())
+                        chunk.clear()
+                f.write("".join(chunk).encode())
+        return path
+
+    def mass_import(self):
+        path = self.import_file()
+        keys = self.mode.import_keys
+        for transport in ("tcp", "unix"):
+            def body(server, r, transport=transport):
+                target = (["-h", "127.0.0.1", "-p", str(server.port)] if transport == "tcp"
+                          else ["-s", server.unixsocket])
+                rss0, used0 = server.rss_bytes(), server.info_field("memory", "used_memory")
+                cpu0 = server.cpu_ns()
+                start = time.perf_counter()
+                with open(path, "rb") as f:
+                    out = subprocess.run(["redis-cli", *target, "--pipe"], stdin=f, check=True,
+                                         capture_output=True, text=True).stdout
+                seconds = time.perf_counter() - start
+                cpu = (server.cpu_ns() - cpu0) / keys
+                if f"errors: 0, replies: {keys}" not in out:
+                    raise RuntimeError(f"import into {server.kind} failed:\n{out}")
+                dbsize = int(server.command("DBSIZE").decode()[1:])
+                if dbsize != keys:
+                    raise RuntimeError(f"{server.kind} has {dbsize} keys after the import")
+                extra = {}
+                if transport == "tcp":
+                    extra = {
+                        "rss_bytes_per_key": (server.rss_bytes() - rss0) / keys,
+                        "used_memory_bytes_per_key":
+                            (server.info_field("memory", "used_memory") - used0) / keys,
+                    }
+                self.samples.append(Sample(f"import {transport}", "import", 1, server.kind, r,
+                                           keys, keys / seconds, cpu, extra=extra))
+                self.log(f"import {transport:4} {server.kind:9} round {r}: {keys / seconds:>11.0f}"
+                         f" keys/s {cpu:>8.0f} ns/key {extra}")
+            self.alternate(body)
+
+    def latency(self):
+        def body(server, r):
+            run_benchmark(server, "set", 50, self.mode.latency_requests)  # values for GET to find
+            for idle in (0, self.mode.idle_connections):
+                conns = [socket.create_connection(("127.0.0.1", server.port)) for _ in range(idle)]
+                try:
+                    if idle:  # every idle connection is accepted and registered before measuring
+                        wait_clients(server, idle + 1)
+                    rps, p50, p99, cpu = run_benchmark(server, "get", 50,
+                                                       self.mode.latency_requests)
+                finally:
+                    for c in conns:
+                        c.close()
+                name = f"latency {idle} idle"
+                self.samples.append(Sample(name, "get", 50, server.kind, r,
+                                           self.mode.latency_requests, rps, cpu, p50, p99))
+                self.log(f"{name} {server.kind:9} round {r}: p50 {p50} ms p99 {p99} ms "
+                         f"{rps:>9.0f} rps {cpu:>8.0f} ns/req")
+        self.alternate(body)
+
+    def threads(self):
+        """redis-benchmark --threads 2, long enough (>= long_seconds) for its 250 ms timer."""
+        for depth in (1, 16):
+            probe = Server("redis", self.kvserver, self.work)
+            try:
+                rps, *_ = run_benchmark(probe, "get", 50, 100_000,
+                                        ["--threads", "2", "-P", str(depth)])
+            finally:
+                probe.stop()
+            requests = int(rps * self.mode.long_seconds * 1.2)
+            workload = f"threads 2 -P{depth}"
+
+            def body(server, r, depth=depth, requests=requests, workload=workload):
+                for test in ("set", "get"):
+                    rps, p50, p99, cpu = run_benchmark(server, test, 50, requests,
+                                                       ["--threads", "2", "-P", str(depth)])
+                    self.samples.append(Sample(workload, test, 50, server.kind, r, requests, rps,
+                                               cpu, p50, p99))
+                    self.log(f"{workload} {test:4} {server.kind:9} round {r}: {rps:>11.0f} rps "
+                             f"{cpu:>8.0f} ns/req")
+            self.alternate(body)
+
+    def run(self):
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # for -c 1024 and idle clients
+        started = time.time()
+        try:
+            for name in self.opts.only:
+                getattr(self, {"import": "mass_import"}.get(name, name))()
+        finally:
+            shutil.rmtree(self.work, ignore_errors=True)
+        os.makedirs(self.out, exist_ok=True)
+        write_csv(self.samples, os.path.join(self.out, "results.csv"))
+        charts = plot_matrix(self.samples, self.out)
+        report = render_report(self.samples, self.opts, self.mode, time.time() - started, charts)
+        with open(os.path.join(self.out, "report.md"), "w") as f:
+            f.write(report)
+        print(report)
+
+
+def uuid_from(rng):
+    import uuid
+    return uuid.UUID(int=rng.getrandbits(128), version=4)
+
+
+def wait_clients(server, count):
+    deadline = time.time() + 30
+    while server.info_field("clients", "connected_clients") < count:
+        if time.time() > deadline:
+            raise RuntimeError(f"{server.kind} never reached {count} clients")
+        time.sleep(0.05)
+
+
+# ---- reporting -------------------------------------------------------------------------------
+
+def geomean(values):
+    values = [v for v in values if v > 0 and not math.isnan(v)]
+    return math.exp(sum(map(math.log, values)) / len(values)) if values else float("nan")
+
+
+@dataclass
+class Cell:
+    """Both servers' samples for one (workload, test, clients), paired by round."""
+    workload: str
+    test: str
+    clients: int
+    kv: list
+    redis: list
+
+    def ratios(self, attr):
+        by_round = {s.round: s for s in self.redis}
+        return [getattr(s, attr) / getattr(by_round[s.round], attr) for s in self.kv
+                if s.round in by_round and getattr(by_round[s.round], attr)]
+
+    def median(self, side, attr):
+        values = [getattr(s, attr) for s in side if not math.isnan(getattr(s, attr))]
+        return statistics.median(values) if values else float("nan")
+
+
+def cells(samples, workload=None):
+    grouped = {}
+    for s in samples:
+        if workload and s.workload != workload:
+            continue
+        cell = grouped.setdefault((s.workload, s.test, s.clients),
+                                  Cell(s.workload, s.test, s.clients, [], []))
+        (cell.kv if s.server == "kvserver" else cell.redis).append(s)
+    return list(grouped.values())
+
+
+def ratio_text(ratios):
+    if not ratios:
+        return "-"
+    return f"{statistics.median(ratios):.2f} ({min(ratios):.2f}..{max(ratios):.2f})"
+
+
+def workload_table(cell_list):
+    lines = [
+        "| test | clients | kvserver rps | redis rps | rps ratio (min..max) | kvserver ns/req |"
+        " redis ns/req | CPU ratio (min..max) | p50 ms kv / redis | p99 ms kv / redis |",
+        "|---|---:|---:|---:|---|---:|---:|---|---|---|",
+    ]
+    for c in cell_list:
+        lines.append(
+            f"| {c.test} | {c.clients} | {c.median(c.kv, 'throughput'):.0f} | "
+            f"{c.median(c.redis, 'throughput'):.0f} | {ratio_text(c.ratios('throughput'))} | "
+            f"{c.median(c.kv, 'cpu_ns_per_request'):.0f} | "
+            f"{c.median(c.redis, 'cpu_ns_per_request'):.0f} | "
+            f"{ratio_text(c.ratios('cpu_ns_per_request'))} | "
+            f"{c.median(c.kv, 'p50_ms'):.3f} / {c.median(c.redis, 'p50_ms'):.3f} | "
+            f"{c.median(c.kv, 'p99_ms'):.3f} / {c.median(c.redis, 'p99_ms'):.3f} |")
+    return "\n".join(lines)
+
+
+def summary_rows(samples):
+    """Per target group: geometric means of the median ratios, and the verdict."""
+    rows = []
+    for group, (min_rps, max_cpu) in TARGETS.items():
+        group_cells = cells(samples, group)
+        if not group_cells:
+            continue
+        rps = geomean([statistics.median(c.ratios("throughput")) for c in group_cells
+                       if c.ratios("throughput")])
+        cpu = geomean([statistics.median(c.ratios("cpu_ns_per_request")) for c in group_cells
+                       if c.ratios("cpu_ns_per_request")])
+        verdict = "met" if rps >= min_rps and cpu <= max_cpu else "missed"
+        rows.append(f"| {group} | {len(group_cells)} | {rps:.3f} | ≥ {min_rps} | {cpu:.3f} | "
+                    f"≤ {max_cpu} | {verdict} |")
+    return rows
+
+
+def render_report(samples, opts, mode, seconds, charts):
+    out = io.StringIO()
+    w = out.write
+    w("# kvserver vs redis-server\n\n")
+    redis_version = subprocess.run(["redis-server", "--version"], capture_output=True,
+                                   text=True).stdout.strip()
+    w(f"- Date: {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; mode `{opts.mode}`, "
+      f"{mode.rounds} rounds, alternating kvserver/redis on fresh servers; took {seconds:.0f} s.\n")
+    w(f"- Machine: {os.cpu_count()} CPUs, load average at the end "
+      f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}; {redis_version}.\n")
+    w("- Ratios are kvserver / redis, per round, as median (min..max). CPU is the server "
+      "process's CPU time (all threads, /proc schedstat) during the client run, per request.\n\n")
+    w("## Targets (issue 3)\n\n")
+    w("| workload | cells | throughput ratio (geomean) | target | CPU/request ratio (geomean) |"
+      " target | verdict |\n|---|---:|---:|---|---:|---|---|\n")
+    w("\n".join(summary_rows(samples)) + "\n\n")
+    workloads = []
+    for s in samples:
+        if s.workload not in workloads:
+            workloads.append(s.workload)
+    for workload in workloads:
+        w(f"## {workload}\n\n")
+        if workload == "matrix":
+            w("`redis-benchmark -r 64 -d 1024 -t <test> -n "
+              f"{mode.requests} -c <clients> --csv`, tests in redis-benchmark's order on one "
+              "server per round.\n\n")
+        w(workload_table(cells(samples, workload)) + "\n\n")
+        if workload == "import tcp":
+            mem = [c for c in cells(samples, workload)]
+            for c in mem:
+                w("Memory after the import, growth per key (median over rounds): ")
+                parts = []
+                for label, side in (("kvserver", c.kv), ("redis", c.redis)):
+                    rss = statistics.median(s.extra["rss_bytes_per_key"] for s in side)
+                    used = statistics.median(s.extra["used_memory_bytes_per_key"] for s in side)
+                    parts.append(f"{label} RSS {rss:.1f} B, used_memory {used:.1f} B")
+                w("; ".join(parts) + ".\n\n")
+    for chart in charts:
+        w(f"![{chart}]({chart})\n")
+    return out.getvalue()
+
+
+def write_csv(samples, path):
+    with open(path, "w", newline="") as f:
+        writer = csv.writer(f)
+        writer.writerow(["workload", "test", "clients", "server", "round", "requests",
+                         "throughput", "cpu_ns_per_request", "p50_ms", "p99_ms", "extra"])
+        for s in samples:
+            writer.writerow([s.workload, s.test, s.clients, s.server, s.round, s.requests,
+                             f"{s.throughput:.1f}", f"{s.cpu_ns_per_request:.1f}", s.p50_ms,
+                             s.p99_ms, s.extra or ""])
+
+
+def plot_matrix(samples, out):
+    """Throughput and CPU per request against clients, both servers on one chart per test."""
+    gnuplot = shutil.which("gnuplot")
+    if not gnuplot:
+        raise RuntimeError("gnuplot is missing: scripts/setup.sh installs it")
+    matrix_cells = cells(samples, "matrix")
+    charts = []
+    for metric, ylabel, suffix in (("throughput", "requests per second", "rps"),
+                                   ("cpu_ns_per_request", "server CPU ns per request", "cpu")):
+        for test in MATRIX_TESTS:
+            rows = sorted((c for c in matrix_cells if c.test == test), key=lambda c: c.clients)
+            if not rows:
+                continue
+            data = os.path.join(out, f"matrix-{test}-{suffix}.dat")
+            with open(data, "w") as f:
+                for c in rows:
+                    f.write(f"{c.clients} {c.median(c.kv, metric)} {c.median(c.redis, metric)}\n")
+            png = f"matrix-{test}-{suffix}.png"
+            script = (
+                f"set terminal pngcairo size 800,480; set output '{os.path.join(out, png)}';"
+                f"set title '{test.upper()}: {ylabel} (redis-benchmark -r 64 -d 1024)';"
+                "set logscale x 2; set xlabel 'clients'; set key top left; set grid;"
+                f"set ylabel '{ylabel}'; set yrange [0:*];"
+                f"plot '{data}' using 1:2 with linespoints lw 2 title 'kvserver',"
+                f" '{data}' using 1:3 with linespoints lw 2 title 'redis-server'")
+            subprocess.run([gnuplot, "-e", script], check=True)
+            os.unlink(data)
+            charts.append(png)
+    return charts
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--mode", choices=MODES, default="quick")
+    parser.add_argument("--rounds", type=int, default=0)
+    parser.add_argument("--out", default=os.path.join(ROOT, "build", "bench-report"))
+    parser.add_argument("--kvserver", default=os.path.join(ROOT, "build", "server", "kvserver"))
+    parser.add_argument("--only", default="matrix,pipeline,import,latency,threads")
+    opts = parser.parse_args()
+    opts.only = [w for w in opts.only.split(",") if w]
+    unknown = set(opts.only) - {"matrix", "pipeline", "import", "latency", "threads"}
+    if unknown:
+        parser.error(f"unknown workloads: {', '.join(sorted(unknown))}")
+    if MODES[opts.mode].long_seconds == 0 and "threads" in opts.only:
+        opts.only.remove("threads")
+    Harness(opts).run()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
