@@ -160,13 +160,13 @@ void Db::SetExpire(std::string_view key, int64_t at_ms) { expires_.insert_or_ass
 
 bool Db::Persist(std::string_view key) { return expires_.erase(key) > 0; }
 
-void Db::ForEach(absl::FunctionRef<void(const std::string& key, const Value& value)> fn) const {
+void Db::ForEach(absl::FunctionRef<void(std::string_view key, const Value& value)> fn) const {
   for (const auto& seg : segments_) {
     for (const auto& [key, value] : seg->map) fn(key, value);
   }
 }
 
-uint64_t Db::Scan(uint64_t cursor, absl::FunctionRef<void(const std::string& key)> fn) const {
+uint64_t Db::Scan(uint64_t cursor, absl::FunctionRef<void(std::string_view key)> fn) const {
   const size_t index = DirIndex(cursor);
   const Segment& seg = *dir_[index];
   for (const auto& entry : seg.map) fn(entry.first);
@@ -187,7 +187,7 @@ std::optional<std::string> Db::RandomKey(int64_t now_ms) {
     const Map& map = dir_[index]->map;
     auto it = map.begin();
     std::advance(it, static_cast<ptrdiff_t>((rng_ >> 32) % map.size()));
-    std::string key = it->first;
+    std::string key = it->first.str();
     if (!ExpireIfNeeded(key, now_ms)) return key;
   }
   return std::nullopt;
@@ -201,7 +201,7 @@ void Db::Clear() {
   dir_.push_back(segments_.back().get());
   depth_ = 0;
   size_ = 0;
-  absl::flat_hash_map<std::string, int64_t, KeyHash, KeyEq>().swap(expires_);
+  decltype(expires_)().swap(expires_);
   expire_cursor_.clear();
   avg_ttl_ms_ = 0;
 }
@@ -222,7 +222,7 @@ Db::ExpireCycleResult Db::ActiveExpire(int64_t now_ms, size_t max_checks) {
     // As in activeExpireCycleTryExpire(): expired when now > deadline. Only keys with time
     // left count towards the average TTL.
     if (it->second < now_ms) {
-      doomed.push_back(it->first);
+      doomed.push_back(it->first.str());
     } else if (it->second > now_ms) {
       ttl_sum += it->second - now_ms;
       ++ttl_samples;
@@ -234,7 +234,7 @@ Db::ExpireCycleResult Db::ActiveExpire(int64_t now_ms, size_t max_checks) {
   if (it == expires_.end()) {
     expire_cursor_.clear();
   } else {
-    expire_cursor_ = it->first;
+    expire_cursor_.assign(it->first.view());
   }
   for (const std::string& key : doomed) {
     expires_.erase(key);

@@ -86,11 +86,11 @@ class Db {
   bool Persist(std::string_view key);
 
   // Calls `fn` for every key, expired or not, in no particular order. `fn` must not change the Db.
-  void ForEach(absl::FunctionRef<void(const std::string& key, const Value& value)> fn) const;
+  void ForEach(absl::FunctionRef<void(std::string_view key, const Value& value)> fn) const;
   // One SCAN step: calls `fn` for every key (expired or not) of the segment holding hash
   // position `cursor` and returns the cursor of the next segment, 0 after the last. Any 64-bit
   // cursor is accepted. `fn` must not change the Db.
-  uint64_t Scan(uint64_t cursor, absl::FunctionRef<void(const std::string& key)> fn) const;
+  uint64_t Scan(uint64_t cursor, absl::FunctionRef<void(std::string_view key)> fn) const;
   // A random live key, std::nullopt if there is none; expired keys met on the way are deleted.
   std::optional<std::string> RandomKey(int64_t now_ms);
 
@@ -109,7 +109,7 @@ class Db {
   ExpireCycleResult ActiveExpire(int64_t now_ms, size_t max_checks);
 
  private:
-  using Map = absl::flat_hash_map<std::string, Value, KeyHash, KeyEq>;
+  using Map = absl::flat_hash_map<CompactString, Value, KeyHash, KeyEq>;
   struct Segment {
     Map map;
     int depth = 0;    // how many leading hash bits all its keys share
@@ -134,7 +134,7 @@ class Db {
   uint32_t clock_s_ = 0;
   uint64_t rng_ = 0x9E3779B97F4A7C15ull;  // RandomKey's xorshift state
 
-  absl::flat_hash_map<std::string, int64_t, KeyHash, KeyEq> expires_;
+  absl::flat_hash_map<CompactString, int64_t, KeyHash, KeyEq> expires_;
   std::string expire_cursor_;  // the volatile key the next active expiry step starts from
   uint64_t expired_keys_ = 0;
   int64_t avg_ttl_ms_ = 0;

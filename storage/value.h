@@ -1,8 +1,9 @@
 #pragma once
 
 #include <cstdint>
-#include <string>
 #include <string_view>
+
+#include "storage/compact_string.h"
 
 namespace kv {
 
@@ -11,19 +12,18 @@ enum class ValueType : uint8_t { kString };
 // A stored value. Only strings exist so far; other types arrive behind the same type tag.
 // Strings are binary-safe byte arrays.
 //
-// Besides the bytes, a value keeps two small facts in what would otherwise be padding (the
-// object is 40 bytes with or without them): whether it was changed in place (APPEND, SETRANGE),
-// which Redis reports as the "raw" encoding whatever the content, and the second it was last
-// accessed, for OBJECT IDLETIME.
+// A value is 16 bytes: the string's word and, in the other eight, the type and two small facts:
+// whether it was changed in place (APPEND, SETRANGE), which Redis reports as the "raw" encoding
+// whatever the content, and the second it was last accessed, for OBJECT IDLETIME.
 class Value {
  public:
   Value() = default;
   explicit Value(std::string_view s) : str_(s) {}
 
   ValueType type() const { return type_; }
-  const std::string& str() const { return str_; }
+  std::string_view str() const { return str_.view(); }
   // For changes in place; the value then counts as Redis's "raw" encoding.
-  std::string& mutable_str() {
+  CompactString& mutable_str() {
     in_place_ = true;
     return str_;
   }
@@ -31,7 +31,7 @@ class Value {
     type_ = ValueType::kString;
     in_place_ = false;
     unshared_ = false;
-    str_.assign(s.data(), s.size());
+    str_.assign(s);
   }
   // Whether the string was last changed in place rather than replaced.
   bool changed_in_place() const { return in_place_; }
@@ -44,7 +44,7 @@ class Value {
   void set_access_time(uint32_t s) { access_s_ = s; }
 
  private:
-  std::string str_;
+  CompactString str_;
   ValueType type_ = ValueType::kString;
   bool in_place_ = false;
   bool unshared_ = false;

@@ -64,7 +64,7 @@ void Keys(CommandContext& ctx) {
   Db& db = ctx.db();
   std::vector<std::string_view> found;
   // Like Redis, expired keys are skipped but not deleted.
-  db.ForEach([&](const std::string& key, const Value&) {
+  db.ForEach([&](std::string_view key, const Value&) {
     if (!all && !GlobMatch(pattern, key)) return;
     const int64_t at = db.GetExpire(key);
     if (at != kNoExpiry && at < ctx.now_ms) return;
@@ -117,7 +117,7 @@ void Scan(CommandContext& ctx) {
   std::vector<std::string> keys;
   int64_t max_iterations = count * 10;
   do {
-    cursor = db.Scan(cursor, [&](const std::string& key) { keys.push_back(key); });
+    cursor = db.Scan(cursor, [&](std::string_view key) { keys.emplace_back(key); });
   } while (cursor != 0 && max_iterations-- && static_cast<int64_t>(keys.size()) < count);
 
   size_t kept = 0;
@@ -246,7 +246,7 @@ void SwapDb(CommandContext& ctx) {
 // change a string in place, which makes it "raw" whatever its content.
 std::string_view StringEncoding(const Value& v) {
   if (v.changed_in_place()) return "raw";
-  const std::string& s = v.str();
+  const std::string_view s = v.str();
   if (s.size() <= 20 && ParseInt64(s)) return "int";
   return s.size() <= 44 ? "embstr" : "raw";
 }

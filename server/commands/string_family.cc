@@ -427,7 +427,7 @@ void GetRange(CommandContext& ctx) {
   const Value* v = LookupRead(ctx, ctx.args[1]);
   if (v == nullptr) return ctx.reply.Bulk("");
   if (v->type() != ValueType::kString) return ctx.reply.Error(errors::kWrongType);
-  const std::string& s = v->str();
+  const std::string_view s = v->str();
   const int64_t len = static_cast<int64_t>(s.size());
   int64_t start = *start_arg;
   int64_t end = *end_arg;
@@ -438,8 +438,7 @@ void GetRange(CommandContext& ctx) {
   if (end < 0) end = 0;
   if (end >= len) end = len - 1;
   if (start > end || len == 0) return ctx.reply.Bulk("");
-  ctx.reply.Bulk(
-      std::string_view(s).substr(static_cast<size_t>(start), static_cast<size_t>(end - start + 1)));
+  ctx.reply.Bulk(s.substr(static_cast<size_t>(start), static_cast<size_t>(end - start + 1)));
 }
 
 // SETRANGE key offset value: the new length; the gap past the old end is zero-filled.
@@ -462,9 +461,9 @@ void SetRange(CommandContext& ctx) {
     if (value.empty()) return ctx.reply.Integer(static_cast<int64_t>(v->str().size()));
     if (!CheckStringLength(ctx, static_cast<uint64_t>(*offset), value.size())) return;
   }
-  std::string& s = v->mutable_str();
+  CompactString& s = v->mutable_str();
   const size_t off = static_cast<size_t>(*offset);
-  if (s.size() < off + value.size()) s.resize(off + value.size(), '\0');
+  if (s.size() < off + value.size()) s.resize(off + value.size());
   std::memcpy(s.data() + off, value.data(), value.size());
   ctx.reply.Integer(static_cast<int64_t>(s.size()));
 }

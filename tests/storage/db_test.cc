@@ -75,7 +75,7 @@ TEST_F(DbTest, BinaryKeysAndValues) {
 
 TEST_F(DbTest, ValuesCanBeModifiedThroughFind) {
   db_.SetString("k", "abc");
-  db_.Find("k", now())->mutable_str() += "def";
+  db_.Find("k", now())->mutable_str().append("def");
   EXPECT_EQ(db_.Find("k", now())->str(), "abcdef");
 }
 
