@@ -151,10 +151,16 @@ asio::awaitable<void> Connection::Serve() {
     out_.ShrinkIfEmpty(kKeepBufferCapacity);
 
     const bool want_read = !draining && out_.size() < kMaxPendingOutput;
-    bool readable = want_read;
+    ReadResult read = ReadResult::kNothing;
     if (want_read && out_.empty()) {
-      co_await socket_.async_wait(Socket::wait_read, asio::redirect_error(asio::use_awaitable, ec));
-      if (ec || closed_) co_return;
+      // The common case: nothing to write, wait for the next request. A read (unlike a wait for
+      // readability, which Asio re-arms with an epoll_ctl every time) costs no extra system call.
+      in_.PrepareWrite(kReadChunk);
+      const size_t n = co_await socket_.async_read_some(
+          asio::buffer(in_.data() + in_.size(), in_.WritableSize()),
+          asio::redirect_error(asio::use_awaitable, ec));
+      if (closed_) co_return;
+      read = TakeInput(n, ec);
     } else if (want_read) {
       // Replies are waiting and the client may still be sending: whichever comes first.
       auto [order, read_ec, write_ec] =
@@ -162,37 +168,40 @@ asio::awaitable<void> Connection::Serve() {
               socket_.async_wait(Socket::wait_read, asio::deferred),
               socket_.async_wait(Socket::wait_write, asio::deferred))
               .async_wait(asio::experimental::wait_for_one(), asio::use_awaitable);
-      readable = order[0] == 0;
+      const bool readable = order[0] == 0;
       if ((readable ? read_ec : write_ec) || closed_) co_return;
+      if (readable) read = ReadInput();
     } else {
       co_await socket_.async_wait(Socket::wait_write,
                                   asio::redirect_error(asio::use_awaitable, ec));
       if (ec || closed_) co_return;
     }
-    if (readable) {
-      switch (ReadInput()) {
-        case ReadResult::kData:
-          input_left = true;
-          break;
-        case ReadResult::kNothing:
-          break;
-        case ReadResult::kEof:
-          // The peer closed (or shut down its side of) the connection: the replies still waiting
-          // are written, as far as it lets us, before the connection closes.
-          peer_closed_ = true;
-          break;
-        case ReadResult::kFail:
-          co_return;
-      }
+    switch (read) {
+      case ReadResult::kData:
+        input_left = true;
+        break;
+      case ReadResult::kNothing:
+        break;
+      case ReadResult::kEof:
+        // The peer closed (or shut down its side of) the connection: the replies still waiting
+        // are written, as far as it lets us, before the connection closes.
+        peer_closed_ = true;
+        break;
+      case ReadResult::kFail:
+        co_return;
     }
   }
 }
 
 Connection::ReadResult Connection::ReadInput() {
-  ServerState& st = server_->state_;
   boost::system::error_code ec;
   in_.PrepareWrite(kReadChunk);
   const size_t n = socket_.read_some(asio::buffer(in_.data() + in_.size(), in_.WritableSize()), ec);
+  return TakeInput(n, ec);
+}
+
+Connection::ReadResult Connection::TakeInput(size_t n, const boost::system::error_code& ec) {
+  ServerState& st = server_->state_;
   if (WouldBlock(ec)) return ReadResult::kNothing;
   // Asio reports the peer's orderly close as error::eof.
   if (ec == asio::error::eof || (!ec && n == 0)) return ReadResult::kEof;

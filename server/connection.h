@@ -52,7 +52,10 @@ class Connection : public std::enable_shared_from_this<Connection> {
     kEof,      // the peer will send no more
     kFail,     // a read error or the query buffer limit: close at once
   };
+  // Reads what the socket has without blocking.
   ReadResult ReadInput();
+  // Accounts for n bytes read into the input buffer (or the read's error).
+  ReadResult TakeInput(size_t n, const boost::system::error_code& ec);
   // Writes as much pending output as the socket takes without blocking; false on an error.
   bool WriteOutput();
 

@@ -81,15 +81,17 @@ void Db::Split(size_t hash) {
 std::pair<Value*, bool> Db::Insert(std::string_view key) {
   const size_t h = KeyHash{}(key);
   Segment* seg = &SegmentFor(h);
-  auto [it, inserted] = seg->map.try_emplace(PrehashedKey{key, h});
-  if (!inserted) return {&it->second, false};
-  ++size_;
-  if (seg->map.size() > kMaxSegmentSize) {
+  if (seg->map.size() >= kMaxSegmentSize) {
+    // A full segment splits before the insert: inserting first would make the map grow (and
+    // rehash every key) only for the split to rehash them all again.
+    auto it = seg->map.find(PrehashedKey{key, h});
+    if (it != seg->map.end()) return {&it->second, false};
     Split(h);
     seg = &SegmentFor(h);
-    return {&seg->map.find(PrehashedKey{key, h})->second, true};
   }
-  return {&it->second, true};
+  auto [it, inserted] = seg->map.try_emplace(PrehashedKey{key, h});
+  if (inserted) ++size_;
+  return {&it->second, inserted};
 }
 
 void Db::SetString(std::string_view key, std::string_view value, int64_t expire_at_ms,
