@@ -129,6 +129,8 @@ TEST_F(ClientCommandsTest, ClientKillByAddressAndItself) {
   auto a = Connect();
   auto b = Connect();
   ASSERT_TRUE(a && b);
+  // A connection the server has not accepted yet is no client of its: b makes sure it is one.
+  ASSERT_EQ(Call(*b, {"PING"}), "+PONG\r\n");
   EXPECT_EQ(Call(*a, {"CLIENT", "KILL", LocalAddress(*b)}), "+OK\r\n");
   EXPECT_TRUE(ClosedByServer(*b));
   EXPECT_EQ(Call(*a, {"CLIENT", "KILL", LocalAddress(*b)}), "-ERR No such client\r\n");
