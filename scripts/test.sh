@@ -10,7 +10,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/setup.sh"
 
 echo "== build (RelWithDebInfo)"
-"$root/scripts/build.sh" "$root/build"
+"$root/scripts/build.sh" "$root/build" -DKV_BUILD_BENCH=ON
 echo "== tests"
 (cd "$root/build" && ctest --output-on-failure --timeout 300)
 echo "== package: install into a temporary prefix, build and run examples/embedded against it"
