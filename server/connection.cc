@@ -152,7 +152,13 @@ asio::awaitable<void> Connection::Serve() {
 
     const bool want_read = !draining && out_.size() < kMaxPendingOutput;
     ReadResult read = ReadResult::kNothing;
-    if (want_read && out_.empty()) {
+    if (want_read && out_.empty() && in_.capacity() == 0) {
+      // A client that has sent nothing yet has no input buffer, and gets none while it is idle:
+      // thousands of idle connections cost no buffers.
+      co_await socket_.async_wait(Socket::wait_read, asio::redirect_error(asio::use_awaitable, ec));
+      if (ec || closed_) co_return;
+      read = ReadInput();
+    } else if (want_read && out_.empty()) {
       // The common case: nothing to write, wait for the next request. A read (unlike a wait for
       // readability, which Asio re-arms with an epoll_ctl every time) costs no extra system call.
       in_.PrepareWrite(kReadChunk);
