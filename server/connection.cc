@@ -250,36 +250,38 @@ bool Connection::ProcessInput() {
       return false;
     }
     writer_.set_protocol(state_.protocol);
-    if (st.faults.armed()) {
-      // A fault a test armed (KVFAULT or the embedding API) replaces or delays this command.
-      FaultInjector::Fault fault = st.faults.Take(parser_.args()[0]);
-      if (fault.kind == FaultInjector::Kind::kDrop) {
-        // Replies already made still go out; this command neither runs nor gets one.
-        in_.Consume(consumed);
-        state_.close_after_reply = true;
-        return false;
-      }
-      if (fault.kind == FaultInjector::Kind::kError) {
-        writer_.Error(fault.message);
-        ++st.stats.total_error_replies;
-        in_.Consume(consumed);
-        continue;
-      }
-      if (fault.kind == FaultInjector::Kind::kDelay) {
-        server_->dispatcher_.Dispatch(parser_.args(), state_, writer_, now_ms);
-        in_.Consume(consumed);
-        // Later commands wait too, so replies keep their order.
-        delay_ms_ = fault.delay_ms;
-        return !in_.empty();
-      }
+    // A fault a test armed (KVFAULT or the embedding API) may replace or delay this command.
+    if (!st.faults.armed() || TakeFault(parser_.args()[0])) {
+      server_->dispatcher_.Dispatch(parser_.args(), state_, writer_, now_ms);
     }
-    server_->dispatcher_.Dispatch(parser_.args(), state_, writer_, now_ms);
     // The arguments point into the input buffer: drop the command only after it ran.
     in_.Consume(consumed);
     if (state_.close_after_reply) return false;
-    if (out_.size() >= stop_at) return !in_.empty();
+    // After an injected delay, later commands wait too, so replies keep their order.
+    if (out_.size() >= stop_at || delay_ms_ > 0) return !in_.empty();
   }
   return false;
+}
+
+bool Connection::TakeFault(std::string_view name) {
+  ServerState& st = server_->state_;
+  FaultInjector::Fault fault = st.faults.Take(name);
+  switch (fault.kind) {
+    case FaultInjector::Kind::kNone:
+      return true;
+    case FaultInjector::Kind::kDelay:
+      delay_ms_ = fault.delay_ms;
+      return true;
+    case FaultInjector::Kind::kError:
+      writer_.Error(fault.message);
+      ++st.stats.total_error_replies;
+      return false;
+    case FaultInjector::Kind::kDrop:
+      // Replies already made still go out; this command neither runs nor gets one.
+      state_.close_after_reply = true;
+      return false;
+  }
+  return true;
 }
 
 bool Connection::WriteOutput() {

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "protocol/io_buffer.h"
 #include "protocol/reply_writer.h"
@@ -56,6 +57,9 @@ class Connection : public std::enable_shared_from_this<Connection> {
   ReadResult ReadInput();
   // Accounts for n bytes read into the input buffer (or the read's error).
   ReadResult TakeInput(size_t n, const boost::system::error_code& ec);
+  // Applies the armed fault, if any, for the command `name`; false when the command must not
+  // run (an error reply was made, or the connection is to be dropped).
+  bool TakeFault(std::string_view name);
   // Writes as much pending output as the socket takes without blocking; false on an error.
   bool WriteOutput();
 
