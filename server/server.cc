@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -284,7 +285,8 @@ void Server::Admit(int protocol_family, int protocol, int native_fd) {
   if (native_fd < 0) return;
   if (connections_.size() >= static_cast<size_t>(state_.config.maxclients)) {
     static constexpr char kError[] = "-ERR max number of clients reached\r\n";
-    [[maybe_unused]] ssize_t n = ::write(native_fd, kError, sizeof(kError) - 1);
+    // MSG_NOSIGNAL: an embedded server must not raise SIGPIPE in its host process.
+    [[maybe_unused]] ssize_t n = ::send(native_fd, kError, sizeof(kError) - 1, MSG_NOSIGNAL);
     ::close(native_fd);
     ++state_.stats.rejected_connections;
     return;
