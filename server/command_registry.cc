@@ -54,6 +54,7 @@ CommandRegistry BuildCommandRegistry() {
   CommandRegistry registry;
   RegisterConnectionFamily(registry);
   RegisterStringFamily(registry);
+  RegisterBitmapFamily(registry);
   RegisterGenericFamily(registry);
   RegisterKeyspaceFamily(registry);
   RegisterServerFamily(registry);

@@ -20,6 +20,12 @@ inline bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
   return true;
 }
 
+// Redis compares option words as C strings (strcasecmp): a NUL byte ends the argument, so
+// "nx\0..." is NX.
+inline bool OptionIs(std::string_view arg, std::string_view word) {
+  return EqualsIgnoreCase(arg.substr(0, arg.find('\0')), word);
+}
+
 inline std::string ToLower(std::string_view s) {
   std::string out(s);
   for (char& c : out) c = AsciiLower(c);

@@ -16,10 +16,6 @@
 namespace kv {
 namespace {
 
-bool Is(std::string_view arg, std::string_view word) {
-  return EqualsIgnoreCase(arg.substr(0, arg.find('\0')), word);
-}
-
 std::string FullName(const CommandSpec& spec) {
   return spec.parent.empty() ? std::string(spec.name)
                              : std::string(spec.parent) + "|" + std::string(spec.name);
@@ -30,6 +26,15 @@ std::string FullName(const CommandSpec& spec) {
 // history (the arguments are in kArgs below). Commands that are not listed get the flags their
 // command flags imply (RO access for readonly commands, RW update for the others) and nothing
 // else.
+struct KeySpecDoc {
+  std::string_view flags;  // space separated
+  int index;               // the first key's argument
+  int lastkey;             // relative to index; -1: the last argument
+};
+
+// BITOP destkey key [key ...]: the destination is overwritten, the sources read.
+constexpr KeySpecDoc kBitopKeySpecs[] = {{"OW update", 2, 0}, {"RO access", 3, -1}};
+
 struct CommandMeta {
   std::string_view full_name;
   std::string_view key_flags;  // space separated, as COMMAND INFO spells them
@@ -38,6 +43,8 @@ struct CommandMeta {
   std::string_view complexity;
   // "since|changes" entries separated by '\n'.
   std::string_view history;
+  // Key specifications, for commands with more than the one first/last/step implies.
+  std::span<const KeySpecDoc> key_specs = {};
 };
 
 constexpr CommandMeta kMeta[] = {
@@ -88,6 +95,15 @@ constexpr CommandMeta kMeta[] = {
      ""},
     {"lcs", "RO access", "", "", "O(N*M) where N and M are the lengths of s1 and s2, respectively",
      ""},
+    {"setbit", "RW access update", "", "", "O(1)", ""},
+    {"getbit", "RO access", "", "", "O(1)", ""},
+    {"bitcount", "RO access", "", "", "O(N)", "7.0.0|Added the `BYTE|BIT` option."},
+    {"bitpos", "RO access", "", "", "O(N)", "7.0.0|Added the `BYTE|BIT` option."},
+    {"bitop", "", "", "", "O(N)", "", kBitopKeySpecs},
+    {"bitfield", "RW access update variable_flags",
+     "This command allows both access and modification of the key", "",
+     "O(1) for each subcommand specified", ""},
+    {"bitfield_ro", "RO access", "", "", "O(1) for each subcommand specified", ""},
     {"del", "RM delete", "", "request_policy:multi_shard response_policy:agg_sum",
      "O(N) where N is the number of keys that will be removed. When a key to remove holds a "
      "value other than a string, the individual complexity for this key is O(M) where M is the "
@@ -287,6 +303,57 @@ constexpr DocArg kStrLcsArgs16[] = {
     {"len", "integer", -1, "MINMATCHLEN", "", kArgOptional, {}},
     {"withmatchlen", "pure-token", -1, "WITHMATCHLEN", "", kArgOptional, {}}};
 
+// The bitmap commands.
+constexpr DocArg kBitSetbitArgs[] = {{"key", "key", 0, "", "", 0, {}},
+                                     {"offset", "integer", -1, "", "", 0, {}},
+                                     {"value", "integer", -1, "", "", 0, {}}};
+constexpr DocArg kBitGetbitArgs[] = {{"key", "key", 0, "", "", 0, {}},
+                                     {"offset", "integer", -1, "", "", 0, {}}};
+constexpr DocArg kBitUnits[] = {{"byte", "pure-token", -1, "BYTE", "", 0, {}},
+                                {"bit", "pure-token", -1, "BIT", "", 0, {}}};
+constexpr DocArg kBitCountIndex[] = {
+    {"start", "integer", -1, "", "", 0, {}},
+    {"end", "integer", -1, "", "", 0, {}},
+    {"index_unit", "oneof", -1, "", "7.0.0", kArgOptional, kBitUnits}};
+constexpr DocArg kBitCountArgs[] = {{"key", "key", 0, "", "", 0, {}},
+                                    {"index", "block", -1, "", "", kArgOptional, kBitCountIndex}};
+constexpr DocArg kBitPosEnd[] = {{"end", "integer", -1, "", "", 0, {}},
+                                 {"index_unit", "oneof", -1, "", "7.0.0", kArgOptional, kBitUnits}};
+constexpr DocArg kBitPosIndex[] = {{"start", "integer", -1, "", "", 0, {}},
+                                   {"end_index", "block", -1, "", "", kArgOptional, kBitPosEnd}};
+constexpr DocArg kBitPosArgs[] = {{"key", "key", 0, "", "", 0, {}},
+                                  {"bit", "integer", -1, "", "", 0, {}},
+                                  {"index", "block", -1, "", "", kArgOptional, kBitPosIndex}};
+constexpr DocArg kBitOpArgs[] = {{"operation", "string", -1, "", "", 0, {}},
+                                 {"destkey", "key", 0, "", "", 0, {}},
+                                 {"key", "key", 1, "", "", kArgMultiple, {}}};
+constexpr DocArg kBitfieldGet[] = {{"encoding", "string", -1, "", "", 0, {}},
+                                   {"offset", "integer", -1, "", "", 0, {}}};
+constexpr DocArg kBitfieldSet[] = {{"encoding", "string", -1, "", "", 0, {}},
+                                   {"offset", "integer", -1, "", "", 0, {}},
+                                   {"value", "integer", -1, "", "", 0, {}}};
+constexpr DocArg kBitfieldIncr[] = {{"encoding", "string", -1, "", "", 0, {}},
+                                    {"offset", "integer", -1, "", "", 0, {}},
+                                    {"increment", "integer", -1, "", "", 0, {}}};
+constexpr DocArg kBitfieldOverflow[] = {{"wrap", "pure-token", -1, "WRAP", "", 0, {}},
+                                        {"sat", "pure-token", -1, "SAT", "", 0, {}},
+                                        {"fail", "pure-token", -1, "FAIL", "", 0, {}}};
+constexpr DocArg kBitfieldWriteOp[] = {
+    {"encoding_offset_value", "block", -1, "SET", "", 0, kBitfieldSet},
+    {"encoding_offset_increment", "block", -1, "INCRBY", "", 0, kBitfieldIncr}};
+constexpr DocArg kBitfieldWrite[] = {
+    {"wrap_sat_fail", "oneof", -1, "OVERFLOW", "", kArgOptional, kBitfieldOverflow},
+    {"write_operation", "oneof", -1, "", "", 0, kBitfieldWriteOp}};
+constexpr DocArg kBitfieldOps[] = {{"encoding_offset", "block", -1, "GET", "", 0, kBitfieldGet},
+                                   {"write", "block", -1, "", "", 0, kBitfieldWrite}};
+constexpr DocArg kBitfieldArgs[] = {
+    {"key", "key", 0, "", "", 0, {}},
+    {"operation", "oneof", -1, "", "", kArgOptional | kArgMultiple, kBitfieldOps}};
+constexpr DocArg kBitfieldRoArgs[] = {
+    {"key", "key", 0, "", "", 0, {}},
+    {"encoding_offset", "block", -1, "GET", "", kArgOptional | kArgMultiple | kArgMultipleToken,
+     kBitfieldGet}};
+
 constexpr CommandArgs kArgs[] = {{"get", kGetArgs1},
                                  {"set", kSetArgs4},
                                  {"incr", kIncrArgs5},
@@ -327,7 +394,14 @@ constexpr CommandArgs kArgs[] = {{"get", kGetArgs1},
                                  {"getrange", kStrGetrangeArgs13},
                                  {"substr", kStrSubstrArgs14},
                                  {"setrange", kStrSetrangeArgs15},
-                                 {"lcs", kStrLcsArgs16}};
+                                 {"lcs", kStrLcsArgs16},
+                                 {"setbit", kBitSetbitArgs},
+                                 {"getbit", kBitGetbitArgs},
+                                 {"bitcount", kBitCountArgs},
+                                 {"bitpos", kBitPosArgs},
+                                 {"bitop", kBitOpArgs},
+                                 {"bitfield", kBitfieldArgs},
+                                 {"bitfield_ro", kBitfieldRoArgs}};
 
 // Commands that Redis 7.0's documentation marks deprecated: COMMAND DOCS reports the "deprecated"
 // doc flag, the version and the replacement.
@@ -394,20 +468,17 @@ void ReplyStatusSet(ReplyWriter& r, const std::vector<std::string_view>& words) 
   for (std::string_view w : words) r.SimpleString(w);
 }
 
-// The key specification Redis 7 derives for a simple first/last/step command.
-void ReplyKeySpecs(CommandContext& ctx, const CommandSpec& spec) {
-  ReplyWriter& r = ctx.reply;
-  if (spec.first_key == 0) return r.SetHeader(0);
-  const CommandMeta* meta = FindMeta(spec);
-  const bool notes = meta != nullptr && !meta->key_notes.empty();
-  r.SetHeader(1);
-  r.MapHeader(notes ? 4 : 3);
-  if (notes) {
+// One key specification: keys from argument `index`, up to `lastkey` (relative to it; -1 for the
+// last argument) in steps of `keystep`.
+void ReplyKeySpec(ReplyWriter& r, std::string_view notes,
+                  const std::vector<std::string_view>& flags, int index, int lastkey, int keystep) {
+  r.MapHeader(notes.empty() ? 3 : 4);
+  if (!notes.empty()) {
     r.Bulk("notes");
-    r.Bulk(meta->key_notes);
+    r.Bulk(notes);
   }
   r.Bulk("flags");
-  ReplyStatusSet(r, KeySpecFlags(spec));
+  ReplyStatusSet(r, flags);
   r.Bulk("begin_search");
   r.MapHeader(2);
   r.Bulk("type");
@@ -415,7 +486,7 @@ void ReplyKeySpecs(CommandContext& ctx, const CommandSpec& spec) {
   r.Bulk("spec");
   r.MapHeader(1);
   r.Bulk("index");
-  r.Integer(spec.first_key);
+  r.Integer(index);
   r.Bulk("find_keys");
   r.MapHeader(2);
   r.Bulk("type");
@@ -423,11 +494,30 @@ void ReplyKeySpecs(CommandContext& ctx, const CommandSpec& spec) {
   r.Bulk("spec");
   r.MapHeader(3);
   r.Bulk("lastkey");
-  r.Integer(spec.last_key < 0 ? spec.last_key : spec.last_key - spec.first_key);
+  r.Integer(lastkey);
   r.Bulk("keystep");
-  r.Integer(spec.key_step);
+  r.Integer(keystep);
   r.Bulk("limit");
   r.Integer(0);
+}
+
+// The key specifications: those listed in the command's metadata, or the one Redis 7 derives for
+// a simple first/last/step command.
+void ReplyKeySpecs(CommandContext& ctx, const CommandSpec& spec) {
+  ReplyWriter& r = ctx.reply;
+  if (spec.first_key == 0) return r.SetHeader(0);
+  const CommandMeta* meta = FindMeta(spec);
+  if (meta != nullptr && !meta->key_specs.empty()) {
+    r.SetHeader(meta->key_specs.size());
+    for (const KeySpecDoc& ks : meta->key_specs) {
+      ReplyKeySpec(r, "", SplitWords(ks.flags), ks.index, ks.lastkey, 1);
+    }
+    return;
+  }
+  r.SetHeader(1);
+  ReplyKeySpec(r, meta != nullptr ? meta->key_notes : std::string_view(), KeySpecFlags(spec),
+               spec.first_key, spec.last_key < 0 ? spec.last_key : spec.last_key - spec.first_key,
+               spec.key_step);
 }
 
 // One command as COMMAND and COMMAND INFO describe it: ten fields, as Redis 7's
@@ -601,13 +691,13 @@ void CommandList(CommandContext& ctx) {
   std::string_view filter_arg;
   for (size_t i = 2; i < ctx.args.size(); ++i) {
     const size_t more = ctx.args.size() - 1 - i;
-    if (!Is(ctx.args[i], "filterby") || more != 2) return ctx.reply.Error(errors::kSyntax);
+    if (!OptionIs(ctx.args[i], "filterby") || more != 2) return ctx.reply.Error(errors::kSyntax);
     std::string_view type = ctx.args[i + 1];
-    if (Is(type, "module")) {
+    if (OptionIs(type, "module")) {
       filter = Filter::kModule;
-    } else if (Is(type, "aclcat")) {
+    } else if (OptionIs(type, "aclcat")) {
       filter = Filter::kAclCat;
-    } else if (Is(type, "pattern")) {
+    } else if (OptionIs(type, "pattern")) {
       filter = Filter::kPattern;
     } else {
       return ctx.reply.Error(errors::kSyntax);
@@ -696,10 +786,28 @@ void GetKeys(CommandContext& ctx, bool with_flags) {
   std::vector<std::string_view> flags = KeySpecFlags(*spec);
   if (spec->name == "set" && spec->parent.empty()) {
     bool get = false;
-    for (size_t i = 3; i < cmd_args.size(); ++i) get = get || Is(cmd_args[i], "get");
+    for (size_t i = 3; i < cmd_args.size(); ++i) get = get || OptionIs(cmd_args[i], "get");
     flags = get ? std::vector<std::string_view>{"RW", "access", "update"}
                 : std::vector<std::string_view>{"OW", "update"};
   }
+  // BITFIELD's key is only read when every operation is a GET (Redis's bitfieldGetKeys).
+  if (spec->name == "bitfield") {
+    bool read_only = true;
+    for (size_t i = 2; i < cmd_args.size() && read_only; ++i) {
+      const size_t remaining = cmd_args.size() - i - 1;
+      if (OptionIs(cmd_args[i], "get") && remaining >= 2) {
+        i += 2;
+      } else if (OptionIs(cmd_args[i], "overflow") && remaining >= 1) {
+        i += 1;
+      } else {
+        read_only = false;
+      }
+    }
+    flags = read_only ? std::vector<std::string_view>{"RO", "access"}
+                      : std::vector<std::string_view>{"RW", "access", "update"};
+  }
+  // Commands with several key specifications: each key gets the flags of the spec it falls in.
+  const CommandMeta* meta = FindMeta(*spec);
   ctx.reply.ArrayHeader(positions.size());
   for (int pos : positions) {
     if (!with_flags) {
@@ -708,7 +816,15 @@ void GetKeys(CommandContext& ctx, bool with_flags) {
     }
     ctx.reply.ArrayHeader(2);
     ctx.reply.Bulk(cmd_args[pos]);
-    ReplyStatusSet(ctx.reply, flags);
+    if (meta != nullptr && !meta->key_specs.empty()) {
+      const KeySpecDoc* in = &meta->key_specs[0];
+      for (const KeySpecDoc& ks : meta->key_specs) {
+        if (pos >= ks.index) in = &ks;
+      }
+      ReplyStatusSet(ctx.reply, SplitWords(in->flags));
+    } else {
+      ReplyStatusSet(ctx.reply, flags);
+    }
   }
 }
 

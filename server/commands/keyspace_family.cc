@@ -22,11 +22,6 @@ namespace {
 
 constexpr std::string_view kSameObject = "source and destination objects are the same";
 
-// Redis compares option words as C strings (strcasecmp): a NUL byte ends one.
-bool OptionIs(std::string_view arg, std::string_view word) {
-  return EqualsIgnoreCase(arg.substr(0, arg.find('\0')), word);
-}
-
 // The live value of `key` without marking it accessed, counting a keyspace hit or miss as Redis's
 // lookupKeyReadWithFlags(LOOKUP_NOTOUCH) does.
 Value* PeekForRead(CommandContext& ctx, std::string_view key) {

@@ -17,15 +17,10 @@
 namespace kv {
 namespace {
 
-// Redis compares option words as C strings (strcasecmp): a NUL byte ends an argument.
-bool Is(std::string_view arg, std::string_view word) {
-  return EqualsIgnoreCase(arg.substr(0, arg.find('\0')), word);
-}
-
 // FLUSHDB/FLUSHALL take an optional ASYNC or SYNC; both free memory at once here.
 bool ValidFlushArgs(CommandContext& ctx) {
   if (ctx.args.size() == 1 ||
-      (ctx.args.size() == 2 && (Is(ctx.args[1], "sync") || Is(ctx.args[1], "async")))) {
+      (ctx.args.size() == 2 && (OptionIs(ctx.args[1], "sync") || OptionIs(ctx.args[1], "async")))) {
     return true;
   }
   ctx.reply.Error(errors::kSyntax);
@@ -50,13 +45,13 @@ void Shutdown(CommandContext& ctx) {
   bool save = false, nosave = false, abort = false, other = false;
   for (size_t i = 1; i < ctx.args.size(); ++i) {
     std::string_view a = ctx.args[i];
-    if (Is(a, "nosave")) {
+    if (OptionIs(a, "nosave")) {
       nosave = true;
-    } else if (Is(a, "save")) {
+    } else if (OptionIs(a, "save")) {
       save = true;
-    } else if (Is(a, "now") || Is(a, "force")) {
+    } else if (OptionIs(a, "now") || OptionIs(a, "force")) {
       other = true;
-    } else if (Is(a, "abort")) {
+    } else if (OptionIs(a, "abort")) {
       abort = true;
     } else {
       return ctx.reply.Error(errors::kSyntax);

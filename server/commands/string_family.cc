@@ -16,27 +16,12 @@
 #include "protocol/number.h"
 #include "server/command_registry.h"
 #include "server/commands/families.h"
+#include "server/commands/lookup.h"
 #include "server/errors.h"
 #include "server/strings.h"
 
 namespace kv {
 namespace {
-
-// Redis reads SET options as C strings: a NUL byte ends one ("nx\0..." is NX).
-bool Is(std::string_view arg, std::string_view word) {
-  return EqualsIgnoreCase(arg.substr(0, arg.find('\0')), word);
-}
-
-// The value of a string key for reading, counting a keyspace hit or miss as Redis's lookupKeyRead.
-const Value* LookupRead(CommandContext& ctx, std::string_view key) {
-  const Value* v = ctx.db().Find(key, ctx.now_ms);
-  if (v == nullptr) {
-    ++ctx.server.stats.keyspace_misses;
-  } else {
-    ++ctx.server.stats.keyspace_hits;
-  }
-  return v;
-}
 
 void Get(CommandContext& ctx) {
   const Value* v = LookupRead(ctx, ctx.args[1]);
@@ -98,23 +83,23 @@ bool ParseStringOptions(CommandContext& ctx, StringCommand command, uint32_t* fl
     std::string_view opt = ctx.args[j];
     const bool has_next = j + 1 < ctx.args.size();
     uint32_t expire_flag = 0;
-    if (set && Is(opt, "nx") && !(*flags & kSetXx)) {
+    if (set && OptionIs(opt, "nx") && !(*flags & kSetXx)) {
       *flags |= kSetNx;
-    } else if (set && Is(opt, "xx") && !(*flags & kSetNx)) {
+    } else if (set && OptionIs(opt, "xx") && !(*flags & kSetNx)) {
       *flags |= kSetXx;
-    } else if (set && Is(opt, "get")) {
+    } else if (set && OptionIs(opt, "get")) {
       *flags |= kSetGet;
-    } else if (set && Is(opt, "keepttl") && !(*flags & (kSetAnyExpire | kSetPersist))) {
+    } else if (set && OptionIs(opt, "keepttl") && !(*flags & (kSetAnyExpire | kSetPersist))) {
       *flags |= kSetKeepTtl;
-    } else if (!set && Is(opt, "persist") && !(*flags & (kSetAnyExpire | kSetKeepTtl))) {
+    } else if (!set && OptionIs(opt, "persist") && !(*flags & (kSetAnyExpire | kSetKeepTtl))) {
       *flags |= kSetPersist;
-    } else if (Is(opt, "ex")) {
+    } else if (OptionIs(opt, "ex")) {
       expire_flag = kSetEx;
-    } else if (Is(opt, "px")) {
+    } else if (OptionIs(opt, "px")) {
       expire_flag = kSetPx;
-    } else if (Is(opt, "exat")) {
+    } else if (OptionIs(opt, "exat")) {
       expire_flag = kSetExAt;
-    } else if (Is(opt, "pxat")) {
+    } else if (OptionIs(opt, "pxat")) {
       expire_flag = kSetPxAt;
     } else {
       ctx.reply.Error(errors::kSyntax);
@@ -485,13 +470,13 @@ void Lcs(CommandContext& ctx) {
   for (size_t j = 3; j < ctx.args.size(); ++j) {
     const std::string_view opt = ctx.args[j];
     const bool more = j + 1 < ctx.args.size();
-    if (Is(opt, "idx")) {
+    if (OptionIs(opt, "idx")) {
       getidx = true;
-    } else if (Is(opt, "len")) {
+    } else if (OptionIs(opt, "len")) {
       getlen = true;
-    } else if (Is(opt, "withmatchlen")) {
+    } else if (OptionIs(opt, "withmatchlen")) {
       withmatchlen = true;
-    } else if (Is(opt, "minmatchlen") && more) {
+    } else if (OptionIs(opt, "minmatchlen") && more) {
       auto n = ParseInt64(ctx.args[j + 1]);
       if (!n) return ctx.reply.Error(errors::kNotInteger);
       minmatchlen = *n < 0 ? 0 : *n;

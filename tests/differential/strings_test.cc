@@ -30,29 +30,14 @@
 
 #include "gtest/gtest.h"
 #include "tests/support/both_servers_test.h"
+#include "tests/support/reply_pair.h"
 #include "tests/support/resp_client.h"
 #include "tests/support/server_process.h"
 
 namespace kv::test {
 namespace {
 
-using Args = std::vector<std::string>;
 using namespace std::string_literals;
-
-std::optional<uint64_t> EnvU64(const char* name) {
-  const char* v = std::getenv(name);
-  if (v == nullptr || *v == '\0') return std::nullopt;
-  return std::strtoull(v, nullptr, 10);
-}
-
-std::string Describe(const Args& args) {
-  std::string out;
-  for (size_t i = 0; i < args.size(); ++i) {
-    if (i > 0) out += ' ';
-    out += '"' + Escape(args[i]) + '"';
-  }
-  return out;
-}
 
 // Byte equality, except TTL of keys with a TTL, which may differ by one second.
 bool Same(const Args& args, const std::string& a, const std::string& b) {
@@ -321,30 +306,9 @@ class StringsDifferentialTest : public BothServersTest<StringsDifferentialTest> 
     ASSERT_TRUE(kv_ && redis_conn_) << "cannot connect";
   }
 
-  // Sends FLUSHALL and `commands`, pipelined in one write, to both servers; returns each
-  // server's replies to `commands`, or nullopt (after a failure) if a reply is missing.
-  struct Replies {
-    std::vector<std::string> kv, redis;
-  };
+  using Replies = ReplyPair;
   std::optional<Replies> Exchange(const std::vector<Args>& commands) {
-    std::string request = EncodeCommand({"FLUSHALL"});
-    for (const Args& c : commands) request += EncodeCommand(c);
-    kv_->Send(request);
-    redis_conn_->Send(request);
-    Replies out;
-    for (auto [conn, replies] : {std::pair{kv_.get(), &out.kv}, {redis_conn_.get(), &out.redis}}) {
-      for (size_t i = 0; i <= commands.size(); ++i) {
-        std::optional<std::string> r = conn->ReadReply();
-        if (!r) {
-          ADD_FAILURE() << "no reply to command #" << i << " from "
-                        << (conn == kv_.get() ? "kvserver" : "redis") << "; pending \""
-                        << Escape(conn->pending()) << "\"";
-          return std::nullopt;
-        }
-        if (i > 0) replies->push_back(*r);
-      }
-    }
-    return out;
+    return ExchangeAfterFlush(*kv_, *redis_conn_, commands);
   }
 
   // Expects the same reply bytes from both servers to every command.
@@ -355,7 +319,7 @@ class StringsDifferentialTest : public BothServersTest<StringsDifferentialTest> 
     for (size_t i = 0; i < commands.size() && failures < 20; ++i) {
       if (Same(commands[i], r->kv[i], r->redis[i])) continue;
       ++failures;
-      ADD_FAILURE() << "command #" << i << ": " << Describe(commands[i]) << "\n  kvserver: \""
+      ADD_FAILURE() << "command #" << i << ": " << DescribeArgs(commands[i]) << "\n  kvserver: \""
                     << Escape(r->kv[i]) << "\"\n  redis:    \"" << Escape(r->redis[i]) << "\"";
     }
   }
@@ -403,7 +367,7 @@ TEST_F(StringsDifferentialTest, RandomStringSequences) {
       out << "divergence in sequence with seed " << seed << " (replay: KV_STR_DIFF_SEED=" << seed
           << "), command #" << j << "\n";
       for (size_t m = 0; m <= j; ++m) {
-        out << "  #" << m << " " << Describe(commands[m]) << "\n";
+        out << "  #" << m << " " << DescribeArgs(commands[m]) << "\n";
         if (r->kv[m] == r->redis[m]) {
           out << "      -> \"" << Escape(r->kv[m]) << "\"\n";
         } else {
