@@ -10,14 +10,10 @@
 //   KV_BIT_DIFF_BASE_SEED=<seed>  replays a whole run
 //   KV_BIT_DIFF_SEQUENCES=<n>     changes how many sequences run (default 600)
 
-#include <chrono>
 #include <cstdint>
-#include <iostream>
-#include <map>
 #include <memory>
 #include <optional>
 #include <random>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -31,23 +27,13 @@ namespace {
 
 using namespace std::string_literals;
 
-class BitmapGenerator {
+class BitmapGenerator : public RandomChoices {
  public:
-  explicit BitmapGenerator(uint64_t seed) : rng_(seed) {}
+  using RandomChoices::RandomChoices;
 
-  uint64_t Uniform(uint64_t n) { return rng_() % n; }
-  bool Percent(int p) { return static_cast<int>(Uniform(100)) < p; }
-  std::string Pick(const std::vector<std::string>& v) { return v[Uniform(v.size())]; }
   std::string Number(int64_t lo, int64_t hi) {
     return std::to_string(lo + static_cast<int64_t>(Uniform(static_cast<uint64_t>(hi - lo + 1))));
   }
-  std::string Case(std::string word) {
-    for (char& c : word) {
-      if (Percent(50)) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-    }
-    return word;
-  }
-
   std::string Key() { return Pick({"a", "b", "c", "k\0\r\n"s}); }
   // Runs of 0x00 and 0xff (so that BITPOS skips words), and random bytes.
   std::string Bytes() {
@@ -205,9 +191,6 @@ class BitmapGenerator {
       }
     }
   }
-
- private:
-  std::mt19937_64 rng_;
 };
 
 // Kinds of replies a run should produce, counted from Redis's replies, so that a change to the
@@ -229,85 +212,21 @@ const std::vector<std::pair<std::string, std::string>>& ExpectedKinds() {
   return kinds;
 }
 
-class BitmapsDifferentialTest : public BothServersTest<BitmapsDifferentialTest> {
- protected:
-  void SetUp() override {
-    BothServersTest::SetUp();
-    if (HasFatalFailure()) return;
-    kv_ = RawConnection::Connect(kvserver_->port());
-    redis_conn_ = RawConnection::Connect(redis_->port());
-    ASSERT_TRUE(kv_ && redis_conn_) << "cannot connect";
-  }
-
-  void ExpectSameReplies(const std::vector<Args>& commands) {
-    std::optional<ReplyPair> r = ExchangeAfterFlush(*kv_, *redis_conn_, commands);
-    if (!r) return;
-    int failures = 0;
-    for (size_t i = 0; i < commands.size() && failures < 20; ++i) {
-      if (r->kv[i] == r->redis[i]) continue;
-      ++failures;
-      ADD_FAILURE() << "command #" << i << ": " << DescribeArgs(commands[i]) << "\n  kvserver: \""
-                    << Escape(r->kv[i]) << "\"\n  redis:    \"" << Escape(r->redis[i]) << "\"";
-    }
-  }
-
-  std::unique_ptr<RawConnection> kv_, redis_conn_;
-};
+class BitmapsDifferentialTest : public ConnectedBothServersTest<BitmapsDifferentialTest> {};
 
 TEST_F(BitmapsDifferentialTest, RandomBitmapSequences) {
-  const std::optional<uint64_t> only = EnvU64("KV_BIT_DIFF_SEED");
-  const uint64_t base =
-      only.value_or(EnvU64("KV_BIT_DIFF_BASE_SEED")
-                        .value_or(static_cast<uint64_t>(
-                            std::chrono::system_clock::now().time_since_epoch().count())));
-  const uint64_t count = only ? 1 : EnvU64("KV_BIT_DIFF_SEQUENCES").value_or(600);
-  std::cout << "[bitmaps differential] base seed " << base
-            << " (replay the run: KV_BIT_DIFF_BASE_SEED=" << base << "), " << count << " sequences"
-            << std::endl;
-  RecordProperty("base_seed", std::to_string(base));
-  int failed = 0;
-  std::map<std::string, uint64_t> tally;
-  for (uint64_t i = 0; i < count && failed < 10; ++i) {
-    const uint64_t seed = base + i;
+  RandomRun run;
+  run.name = "bitmaps differential";
+  run.env = "KV_BIT_DIFF";
+  run.generate = [](uint64_t seed) {
     BitmapGenerator gen(seed);
     std::vector<Args> commands(15 + gen.Uniform(16));
     for (Args& c : commands) c = gen.Next();
-    std::optional<ReplyPair> r = ExchangeAfterFlush(*kv_, *redis_conn_, commands);
-    if (!r) {
-      ADD_FAILURE() << "seed " << seed << " (replay: KV_BIT_DIFF_SEED=" << seed << ")";
-      break;
-    }
-    for (size_t j = 0; j < commands.size(); ++j) {
-      for (const auto& [kind, text] : ExpectedKinds()) {
-        if (r->redis[j].find(text) != std::string::npos) ++tally[kind];
-      }
-      if (r->kv[j] == r->redis[j]) continue;
-      ++failed;
-      std::ostringstream out;
-      out << "divergence in sequence with seed " << seed << " (replay: KV_BIT_DIFF_SEED=" << seed
-          << "), command #" << j << "\n";
-      for (size_t m = 0; m <= j; ++m) {
-        out << "  #" << m << " " << DescribeArgs(commands[m]) << "\n";
-        if (r->kv[m] == r->redis[m]) {
-          out << "      -> \"" << Escape(r->kv[m]) << "\"\n";
-        } else {
-          out << "      kvserver -> \"" << Escape(r->kv[m]) << "\"\n";
-          out << "      redis    -> \"" << Escape(r->redis[m]) << "\"\n";
-        }
-      }
-      ADD_FAILURE() << out.str();
-      break;
-    }
-  }
+    return commands;
+  };
+  run.kinds = ExpectedKinds();
+  RunRandomSequences(*kv_, *redis_conn_, run);
   EXPECT_TRUE(kvserver_->running()) << "kvserver died";
-  std::ostringstream kinds;
-  for (const auto& [kind, n] : tally) kinds << " [" << kind << "] " << n;
-  std::cout << "[bitmaps differential] reply kinds:" << kinds.str() << std::endl;
-  if (failed == 0 && count >= 500) {
-    for (const auto& [kind, text] : ExpectedKinds()) {
-      EXPECT_GT(tally[kind], 0u) << "the generator never produced: " << kind;
-    }
-  }
 }
 
 // Every BITCOUNT and BITPOS range over strings of ones and zeros with one odd bit, in bytes and

@@ -15,15 +15,11 @@
 // SETRANGE offsets are small, or large enough that the result exceeds proto-max-bulk-len (so
 // neither server allocates half a gigabyte).
 
-#include <chrono>
 #include <cstdint>
 #include <cstdlib>
-#include <iostream>
-#include <map>
 #include <memory>
 #include <optional>
 #include <random>
-#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -50,24 +46,9 @@ bool Same(const Args& args, const std::string& a, const std::string& b) {
   return x >= 0 && y >= 0 && std::llabs(x - y) <= 1;
 }
 
-class Generator {
+class Generator : public RandomChoices {
  public:
-  explicit Generator(uint64_t seed) : rng_(seed) {}
-
-  uint64_t Uniform(uint64_t n) { return rng_() % n; }
-  bool Percent(int p) { return static_cast<int>(Uniform(100)) < p; }
-  template <typename T>
-  const T& Pick(const std::vector<T>& v) {
-    return v[Uniform(v.size())];
-  }
-
-  // The command name in random case.
-  std::string Case(std::string name) {
-    for (char& c : name) {
-      if (Percent(50)) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-    }
-    return name;
-  }
+  using RandomChoices::RandomChoices;
 
   std::string Key() { return Pick(std::vector<std::string>{"a", "b", "c", "k\0\r\n"s}); }
   std::string Value() {
@@ -273,9 +254,6 @@ class Generator {
       }
     }
   }
-
- private:
-  std::mt19937_64 rng_;
 };
 
 // Kinds of replies a run should produce, counted from Redis's replies, so that a change to the
@@ -296,104 +274,31 @@ const std::vector<std::pair<std::string, std::string>>& ExpectedKinds() {
   return kinds;
 }
 
-class StringsDifferentialTest : public BothServersTest<StringsDifferentialTest> {
+class StringsDifferentialTest : public ConnectedBothServersTest<StringsDifferentialTest> {
  protected:
-  void SetUp() override {
-    BothServersTest::SetUp();
-    if (HasFatalFailure()) return;
-    kv_ = RawConnection::Connect(kvserver_->port());
-    redis_conn_ = RawConnection::Connect(redis_->port());
-    ASSERT_TRUE(kv_ && redis_conn_) << "cannot connect";
-  }
-
-  using Replies = ReplyPair;
-  std::optional<Replies> Exchange(const std::vector<Args>& commands) {
-    return ExchangeAfterFlush(*kv_, *redis_conn_, commands);
-  }
-
-  // Expects the same reply bytes from both servers to every command.
   void ExpectSameReplies(const std::vector<Args>& commands) {
-    std::optional<Replies> r = Exchange(commands);
-    if (!r) return;
-    int failures = 0;
-    for (size_t i = 0; i < commands.size() && failures < 20; ++i) {
-      if (Same(commands[i], r->kv[i], r->redis[i])) continue;
-      ++failures;
-      ADD_FAILURE() << "command #" << i << ": " << DescribeArgs(commands[i]) << "\n  kvserver: \""
-                    << Escape(r->kv[i]) << "\"\n  redis:    \"" << Escape(r->redis[i]) << "\"";
-    }
+    ConnectedBothServersTest::ExpectSameReplies(commands, Same);
   }
-
-  std::unique_ptr<RawConnection> kv_, redis_conn_;
 };
 
 TEST_F(StringsDifferentialTest, RandomStringSequences) {
-  const std::optional<uint64_t> only = EnvU64("KV_STR_DIFF_SEED");
-  const uint64_t base =
-      only.value_or(EnvU64("KV_STR_DIFF_BASE_SEED")
-                        .value_or(static_cast<uint64_t>(
-                            std::chrono::system_clock::now().time_since_epoch().count())));
-  const uint64_t count = only ? 1 : EnvU64("KV_STR_DIFF_SEQUENCES").value_or(600);
-  std::cout << "[strings differential] base seed " << base
-            << " (replay the run: KV_STR_DIFF_BASE_SEED=" << base << "), " << count << " sequences"
-            << std::endl;
-  RecordProperty("base_seed", std::to_string(base));
-  int failed = 0;
-  uint64_t commands_run = 0;
-  std::map<std::string, uint64_t> tally;
-  const auto start = std::chrono::steady_clock::now();
-  for (uint64_t i = 0; i < count && failed < 10; ++i) {
-    const uint64_t seed = base + i;
+  RandomRun run;
+  run.name = "strings differential";
+  run.env = "KV_STR_DIFF";
+  run.generate = [](uint64_t seed) {
     Generator gen(seed);
     std::vector<Args> commands(15 + gen.Uniform(16));
     for (Args& c : commands) c = gen.Next();
-    commands_run += commands.size();
-    std::optional<Replies> r = Exchange(commands);
-    if (!r) {
-      ADD_FAILURE() << "seed " << seed << " (replay: KV_STR_DIFF_SEED=" << seed << ")";
-      break;
-    }
-    for (size_t j = 0; j < commands.size(); ++j) {
-      for (const auto& [kind, text] : ExpectedKinds()) {
-        const bool float_kind = kind == "float result";
-        if (r->redis[j].find(text) != std::string::npos &&
-            (!float_kind || (r->redis[j][0] == '$' && commands[j][0].size() == 11))) {
-          ++tally[kind];
-        }
-      }
-      if (Same(commands[j], r->kv[j], r->redis[j])) continue;
-      ++failed;
-      std::ostringstream out;
-      out << "divergence in sequence with seed " << seed << " (replay: KV_STR_DIFF_SEED=" << seed
-          << "), command #" << j << "\n";
-      for (size_t m = 0; m <= j; ++m) {
-        out << "  #" << m << " " << DescribeArgs(commands[m]) << "\n";
-        if (r->kv[m] == r->redis[m]) {
-          out << "      -> \"" << Escape(r->kv[m]) << "\"\n";
-        } else {
-          out << "      kvserver -> \"" << Escape(r->kv[m]) << "\"\n";
-          out << "      redis    -> \"" << Escape(r->redis[m]) << "\"\n";
-        }
-      }
-      ADD_FAILURE() << out.str();
-      break;
-    }
-  }
-  std::cout << "[strings differential] " << count << " sequences, " << commands_run
-            << " commands in "
-            << std::chrono::duration_cast<std::chrono::milliseconds>(
-                   std::chrono::steady_clock::now() - start)
-                   .count()
-            << " ms, " << failed << " diverged" << std::endl;
+    return commands;
+  };
+  run.same = Same;
+  run.kinds = ExpectedKinds();
+  // A float result is a bulk reply of INCRBYFLOAT (the only 11-letter command generated).
+  run.counts = [](const std::string& kind, const Args& command, const std::string& redis) {
+    return kind != "float result" || (redis[0] == '$' && command[0].size() == 11);
+  };
+  RunRandomSequences(*kv_, *redis_conn_, run);
   EXPECT_TRUE(kvserver_->running()) << "kvserver died";
-  std::ostringstream kinds;
-  for (const auto& [kind, n] : tally) kinds << " [" << kind << "] " << n;
-  std::cout << "[strings differential] reply kinds:" << kinds.str() << std::endl;
-  if (failed == 0 && count >= 500) {
-    for (const auto& [kind, text] : ExpectedKinds()) {
-      EXPECT_GT(tally[kind], 0u) << "the generator never produced: " << kind;
-    }
-  }
 }
 
 // ---------------------------------------------------------------------------------------------

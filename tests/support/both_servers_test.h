@@ -1,6 +1,11 @@
 #pragma once
 
+#include <memory>
+#include <vector>
+
 #include "gtest/gtest.h"
+#include "tests/support/reply_pair.h"
+#include "tests/support/resp_client.h"
 #include "tests/support/server_process.h"
 
 namespace kv::test {
@@ -28,6 +33,25 @@ class BothServersTest : public ::testing::Test {
 
   static inline ServerProcess* kvserver_ = nullptr;
   static inline ServerProcess* redis_ = nullptr;
+};
+
+// A BothServersTest whose tests each get a fresh connection to either server.
+template <typename Suite>
+class ConnectedBothServersTest : public BothServersTest<Suite> {
+ protected:
+  void SetUp() override {
+    BothServersTest<Suite>::SetUp();
+    if (this->HasFatalFailure()) return;
+    kv_ = RawConnection::Connect(this->kvserver_->port());
+    redis_conn_ = RawConnection::Connect(this->redis_->port());
+    ASSERT_TRUE(kv_ && redis_conn_) << "cannot connect";
+  }
+
+  void ExpectSameReplies(const std::vector<Args>& commands, const SameReply& same = {}) {
+    kv::test::ExpectSameReplies(*kv_, *redis_conn_, commands, same);
+  }
+
+  std::unique_ptr<RawConnection> kv_, redis_conn_;
 };
 
 }  // namespace kv::test
