@@ -60,6 +60,8 @@ CommandRegistry BuildCommandRegistry() {
   RegisterServerFamily(registry);
   RegisterIntrospectionFamily(registry);
   RegisterClientFamily(registry);
+  RegisterDebugFamily(registry);
+  RegisterScriptingFamily(registry);
   RegisterFaultFamily(registry);
   return registry;
 }

@@ -77,6 +77,15 @@ std::optional<std::string> SetLogLevel(Config& c, const Args& a) {
   return std::nullopt;
 }
 
+std::optional<std::string> SetEnableDebugCommand(Config& c, const Args& a) {
+  std::string v = ToLower(a[0]);
+  if (v != "no" && v != "yes" && v != "local") {
+    return "argument(s) must be one of the following: no, yes, local";
+  }
+  c.enable_debug_command = v;
+  return std::nullopt;
+}
+
 // Redis's CONFIG_BINDADDR_MAX.
 constexpr size_t kMaxBindAddresses = 16;
 
@@ -212,6 +221,8 @@ const std::vector<Directive>& Directives() {
       {"daemonize", false, false, 1, 1, [](const Config&) { return std::string("no"); },
        SetDaemonize},
       {"pidfile", false, false, 1, 1, GetString<&Config::pidfile>, SetString<&Config::pidfile>},
+      {"enable-debug-command", false, false, 1, 1, GetString<&Config::enable_debug_command>,
+       SetEnableDebugCommand},
       {"port-file", false, false, 1, 1, GetString<&Config::port_file>,
        SetString<&Config::port_file>},
       {"enable-fault-injection", true, true, 1, 1,

@@ -32,6 +32,9 @@ struct Config {
   std::string dir;
   bool daemonize = false;
   std::string pidfile;
+  // Who may run DEBUG: "no" (nobody), "yes" (everyone) or "local" (loopback and unix socket
+  // clients). Like Redis 7, only a configuration file or the command line may change it.
+  std::string enable_debug_command = "no";
   // kvserver's own: the file the binary writes its TCP port to once it accepts connections.
   std::string port_file;
   // kvserver's own: whether clients may arm faults with KVFAULT.

@@ -52,6 +52,11 @@ std::string UnknownSubcommandError(std::string_view sub, std::string_view comman
          ToUpper(command) + " HELP.";
 }
 
+std::string SubcommandSyntaxError(std::string_view sub, std::string_view command) {
+  return "unknown subcommand or wrong number of arguments for '" +
+         std::string(AsCString(sub).substr(0, 128)) + "'. Try " + ToUpper(command) + " HELP.";
+}
+
 std::string InvalidExpireError(std::string_view command) {
   return "invalid expire time in '" + std::string(command) + "' command";
 }

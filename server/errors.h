@@ -31,6 +31,9 @@ std::string UnknownCommandError(std::string_view name, const std::string_view* a
 std::string WrongArityError(std::string_view full_name);
 // "unknown subcommand 'x'. Try CONFIG HELP."
 std::string UnknownSubcommandError(std::string_view sub, std::string_view command);
+// Redis's addReplySubcommandSyntaxError: "unknown subcommand or wrong number of arguments for
+// 'x'. Try DEBUG HELP."
+std::string SubcommandSyntaxError(std::string_view sub, std::string_view command);
 // "invalid expire time in 'set' command"
 std::string InvalidExpireError(std::string_view command);
 

@@ -340,8 +340,10 @@ asio::awaitable<void> Server::Cron() {
     if (stopping_) break;
     const int64_t now_ms = state_.clock->NowMs();
     // Active expiry gets a quarter of each period, as Redis's ACTIVE_EXPIRE_CYCLE_SLOW_TIME_PERC.
-    state_.dbs.ActiveExpireCycle(now_ms,
-                                 std::chrono::duration_cast<std::chrono::microseconds>(period) / 4);
+    if (state_.active_expire_enabled) {
+      state_.dbs.ActiveExpireCycle(
+          now_ms, std::chrono::duration_cast<std::chrono::microseconds>(period) / 4);
+    }
 
     const auto now = std::chrono::steady_clock::now();
     const double secs = std::chrono::duration<double>(now - last_sample).count();

@@ -36,6 +36,8 @@ struct ServerState {
   const Clock* clock;
   const CommandRegistry* registry;
   ServerStats stats;
+  // DEBUG SET-ACTIVE-EXPIRE: whether the cron runs active expiry (lazy expiry always runs).
+  bool active_expire_enabled = true;
   // Faults armed by the embedding API or KVFAULT (enable-fault-injection).
   FaultInjector faults;
 

@@ -13,6 +13,8 @@ void RegisterKeyspaceFamily(CommandRegistry& registry);
 void RegisterServerFamily(CommandRegistry& registry);
 void RegisterIntrospectionFamily(CommandRegistry& registry);
 void RegisterClientFamily(CommandRegistry& registry);
+void RegisterDebugFamily(CommandRegistry& registry);
+void RegisterScriptingFamily(CommandRegistry& registry);
 void RegisterFaultFamily(CommandRegistry& registry);
 
 }  // namespace kv

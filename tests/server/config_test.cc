@@ -123,7 +123,8 @@ TEST(ConfigTextTest, EveryDirective) {
       "daemonize no\n"
       "pidfile /tmp/kv.pid\n"
       "port-file /tmp/kv.port\n"
-      "enable-fault-injection yes\n";
+      "enable-fault-injection yes\n"
+      "enable-debug-command local\n";
   ASSERT_EQ(Apply(text, &c), std::nullopt);
   EXPECT_EQ(c.port, 7000);
   EXPECT_EQ(c.bind, (std::vector<std::string>{"10.0.0.1", "::1"}));
@@ -146,8 +147,9 @@ TEST(ConfigTextTest, EveryDirective) {
   EXPECT_EQ(c.pidfile, "/tmp/kv.pid");
   EXPECT_EQ(c.port_file, "/tmp/kv.port");
   EXPECT_TRUE(c.enable_fault_injection);
+  EXPECT_EQ(c.enable_debug_command, "local");
   // Every directive in the table was exercised above.
-  EXPECT_EQ(Directives().size(), 21u);
+  EXPECT_EQ(Directives().size(), 22u);
 }
 
 TEST(ConfigTextTest, DirectiveGettersRenderValues) {
@@ -233,6 +235,8 @@ TEST(ConfigTextTest, BadValuesNameTheDirectiveAndLine) {
       {"hz -1", "hz: argument must be between 0 and 2147483647 inclusive"},
       {"loglevel loud",
        "loglevel: argument(s) must be one of the following: debug, verbose, notice, warning"},
+      {"enable-debug-command maybe",
+       "enable-debug-command: argument(s) must be one of the following: no, yes, local"},
       {"proto-max-bulk-len 1kb",
        "proto-max-bulk-len: argument must be between 1048576 and 9223372036854775807 inclusive"},
       {"proto-max-bulk-len 1tb", "proto-max-bulk-len: argument must be a memory value"},

@@ -1,0 +1,92 @@
+// DEBUG: the subcommands Redis's test suite and tools use that kvserver can honour (HELP, LOG,
+// SLEEP, SET-ACTIVE-EXPIRE). Every other subcommand gets Redis's unknown-subcommand error. As in
+// Redis 7, DEBUG is refused unless enable-debug-command allows the client.
+
+#include <spdlog/spdlog.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <string>
+#include <string_view>
+#include <thread>
+
+#include "server/client_registry.h"
+#include "server/command_registry.h"
+#include "server/commands/families.h"
+#include "server/commands/help.h"
+#include "server/errors.h"
+#include "server/strings.h"
+
+namespace kv {
+namespace {
+
+// Redis's islocalClient: a unix socket client, or one from 127.0.0.1 or ::1.
+bool IsLocalClient(CommandContext& ctx) {
+  if (ctx.server.clients == nullptr) return true;  // in-process: no socket at all
+  bool local = false;
+  ctx.server.clients->ForEachClient([&](const ClientInfo& info) {
+    if (info.state != &ctx.conn) return;
+    local =
+        info.unix_socket || info.addr.starts_with("127.0.0.1:") || info.addr.starts_with("[::1]:");
+  });
+  return local;
+}
+
+// Redis's allowProtectedAction for enable-debug-command.
+bool DebugAllowed(CommandContext& ctx) {
+  const std::string& mode = ctx.server.config.enable_debug_command;
+  return mode == "yes" || (mode == "local" && IsLocalClient(ctx));
+}
+
+// A C string's value as strtod reads it (0 for no number), as DEBUG SLEEP parses its argument.
+double StrToD(std::string_view arg) {
+  const std::string s(arg.substr(0, arg.find('\0')));
+  return std::strtod(s.c_str(), nullptr);
+}
+
+void Debug(CommandContext& ctx) {
+  if (!DebugAllowed(ctx)) {
+    return ctx.reply.Error(
+        "DEBUG command not allowed. If the enable-debug-command option is set to \"local\", you "
+        "can run it from a local connection, otherwise you need to set this option in the "
+        "configuration file, and then restart the server.");
+  }
+  const std::string_view sub = ctx.args[1];
+  const size_t argc = ctx.args.size();
+  if (argc == 2 && OptionIs(sub, "help")) {
+    return ReplyHelp(
+        ctx, "debug",
+        {"LOG <message>", "    Write <message> to the server log.", "SET-ACTIVE-EXPIRE <0|1>",
+         "    Setting it to 0 disables expiring keys in background when they are not",
+         "    accessed (otherwise the Redis behavior). Setting it to 1 reenables back the",
+         "    default.", "SLEEP <seconds>",
+         "    Stop the server for <seconds>. Decimals allowed."});
+  }
+  if (argc == 3 && OptionIs(sub, "log")) {
+    const std::string_view msg = ctx.args[2];
+    spdlog::warn("DEBUG LOG: {}", msg.substr(0, msg.find('\0')));
+    return ctx.reply.Ok();
+  }
+  if (argc == 3 && OptionIs(sub, "sleep")) {
+    // As Redis: the whole server stops (the seconds become whole microseconds first).
+    const auto us = static_cast<long long>(StrToD(ctx.args[2]) * 1000000);
+    if (us > 0) std::this_thread::sleep_for(std::chrono::microseconds(us));
+    return ctx.reply.Ok();
+  }
+  if (argc == 3 && OptionIs(sub, "set-active-expire")) {
+    // Redis's atoi: a leading number, 0 when there is none.
+    const std::string value(ctx.args[2].substr(0, ctx.args[2].find('\0')));
+    ctx.server.active_expire_enabled = std::atoi(value.c_str()) != 0;
+    return ctx.reply.Ok();
+  }
+  ctx.reply.Error(SubcommandSyntaxError(sub, "debug"));
+}
+
+}  // namespace
+
+void RegisterDebugFamily(CommandRegistry& r) {
+  r.Register({"debug", -2, kCmdAdmin | kCmdNoScript | kCmdLoading | kCmdStale, 0, 0, 0, Debug,
+              "server", "A container for debugging commands", "1.0.0", "@admin @slow @dangerous"});
+}
+
+}  // namespace kv
