@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -50,6 +51,10 @@ struct CommandContext {
 
 using CommandHandler = void (*)(CommandContext&);
 
+struct CommandSpec;
+// "get", or "config|get" for a subcommand: the name COMMAND INFO and INFO commandstats show.
+std::string FullName(const CommandSpec& spec);
+
 // One entry of the command table, as Redis's redisCommand: arity N means exactly N words
 // including the name, -N at least N. Key positions are 1-based; last_key -1 means the last
 // argument.
@@ -67,6 +72,14 @@ struct CommandSpec {
   std::string_view acl_categories;  // space separated, e.g. "@write @string @slow"
   std::vector<CommandSpec> subcommands = {};
   std::string_view parent = {};  // set for subcommands: "config" for config|get
+  // Where the server keeps this command's INFO commandstats (ServerState::command_stats); set
+  // by CommandRegistry::Register.
+  size_t stats_slot = 0;
 };
+
+inline std::string FullName(const CommandSpec& spec) {
+  return spec.parent.empty() ? std::string(spec.name)
+                             : std::string(spec.parent) + "|" + std::string(spec.name);
+}
 
 }  // namespace kv

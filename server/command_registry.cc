@@ -18,7 +18,11 @@ std::string_view ToLower(std::string_view name, char (&buf)[64]) {
 }  // namespace
 
 void CommandRegistry::Register(CommandSpec spec) {
-  for (CommandSpec& sub : spec.subcommands) sub.parent = spec.name;
+  spec.stats_slot = stats_slots_++;
+  for (CommandSpec& sub : spec.subcommands) {
+    sub.parent = spec.name;
+    sub.stats_slot = stats_slots_++;
+  }
   std::string key(spec.name);
   commands_.insert_or_assign(std::move(key), std::move(spec));
 }

@@ -20,11 +20,14 @@ class CommandRegistry {
   static const CommandSpec* FindSubcommand(const CommandSpec& parent, std::string_view sub);
 
   size_t size() const { return commands_.size(); }
+  // How many commands and subcommands have a stats slot (CommandSpec::stats_slot).
+  size_t stats_slots() const { return stats_slots_; }
   // All commands, sorted by name so that COMMAND's output is stable.
   std::vector<const CommandSpec*> All() const;
 
  private:
   absl::flat_hash_map<std::string, CommandSpec, KeyHash, KeyEq> commands_;
+  size_t stats_slots_ = 0;
 };
 
 // Builds the table of every command family.

@@ -65,7 +65,8 @@ Connection::Connection(Server* server, Socket socket, uint64_t id)
       socket_(std::move(socket)),
       delay_timer_(socket_.get_executor()),
       parser_(&server->parser_limits_),
-      writer_(&out_) {
+      writer_(&out_),
+      resume_(socket_.get_executor(), boost::asio::steady_timer::time_point::max()) {
   state_.id = id;
   state_.created_ms = server->state_.clock->NowMs();
   const int fd = socket_.native_handle();
@@ -107,7 +108,10 @@ void Connection::Close() {
   boost::system::error_code ignored;
   socket_.close(ignored);
   delay_timer_.cancel();
+  resume_.cancel();
 }
+
+void Connection::Resume() { resume_.cancel(); }
 
 asio::awaitable<void> Connection::Run() {
   auto self = shared_from_this();
@@ -143,14 +147,24 @@ asio::awaitable<void> Connection::Serve() {
         if (closed_) co_return;
       }
       if (!out_.empty() && !WriteOutput()) co_return;
-      if (!input_left || state_.close_after_reply || out_.size() >= kMaxPendingOutput) break;
+      if (!input_left || held_ || state_.close_after_reply || out_.size() >= kMaxPendingOutput) {
+        break;
+      }
+    }
+    if (held_ && out_.empty()) {
+      // Redis's blocked client: nothing more is read or run until the pause changes; the
+      // server wakes held connections in the order they were held.
+      server_->Hold(this);
+      co_await resume_.async_wait(asio::redirect_error(asio::use_awaitable, ec));
+      held_ = false;
+      continue;
     }
     const bool draining = state_.close_after_reply || peer_closed_;
     if (draining && out_.empty()) co_return;
     in_.ShrinkIfEmpty(kKeepBufferCapacity);
     out_.ShrinkIfEmpty(kKeepBufferCapacity);
 
-    const bool want_read = !draining && out_.size() < kMaxPendingOutput;
+    const bool want_read = !draining && !held_ && out_.size() < kMaxPendingOutput;
     ReadResult read = ReadResult::kNothing;
     if (want_read && out_.empty() && in_.capacity() == 0) {
       // A client that has sent nothing yet has no input buffer, and gets none while it is idle:
@@ -213,6 +227,7 @@ Connection::ReadResult Connection::TakeInput(size_t n, const boost::system::erro
   if (ec == asio::error::eof || (!ec && n == 0)) return ReadResult::kEof;
   if (ec) return ReadResult::kFail;
   in_.CommitWrite(n);
+  ++st.stats.total_reads_processed;
   st.stats.total_net_input_bytes += n;
   last_interaction_ms_ = st.clock->NowMs();
   if (in_.size() > static_cast<size_t>(st.config.client_query_buffer_limit)) {
@@ -237,7 +252,11 @@ bool Connection::ProcessInput() {
       // ErrorMessage() already carries Redis's "ERR" code; the '-' keeps the writer from adding
       // another one.
       // CLIENT REPLY OFF/SKIP silences this error too, as Redis's prepareClientToWrite does.
-      if (!state_.reply_off && !state_.reply_skip) writer_.Error("-" + parser_.ErrorMessage());
+      const std::string error = "-" + parser_.ErrorMessage();
+      if (!state_.reply_off && !state_.reply_skip) writer_.Error(error);
+      // Counted even when silenced, as Redis's afterErrorReply.
+      ++st.stats.total_error_replies;
+      st.error_stats.Record(error);
       state_.close_after_reply = true;
       if (server_->log_) {
         server_->log_->debug("Protocol error ({}) from client id={}", parser_.ErrorMessage(),
@@ -251,8 +270,11 @@ bool Connection::ProcessInput() {
     }
     writer_.set_protocol(state_.protocol);
     // A fault a test armed (KVFAULT or the embedding API) may replace or delay this command.
-    if (!st.faults.armed() || TakeFault(parser_.args()[0])) {
-      server_->dispatcher_.Dispatch(parser_.args(), state_, writer_, now_ms);
+    if ((!st.faults.armed() || TakeFault(parser_.args()[0])) &&
+        !server_->dispatcher_.Dispatch(parser_.args(), state_, writer_, now_ms)) {
+      // Held by CLIENT PAUSE: the command stays in the input, to run once the pause changes.
+      held_ = true;
+      return true;
     }
     // The arguments point into the input buffer: drop the command only after it ran.
     in_.Consume(consumed);
@@ -292,6 +314,7 @@ bool Connection::WriteOutput() {
     if (WouldBlock(ec)) return true;
     if (ec) return false;
     out_.Consume(n);
+    ++st.stats.total_writes_processed;
     st.stats.total_net_output_bytes += n;
     // As in Redis's writeToClient, output counts as interaction: a client slowly reading a large
     // reply is busy, not idle, and the timeout must not cut the reply off.

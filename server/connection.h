@@ -34,12 +34,16 @@ class Connection : public std::enable_shared_from_this<Connection> {
   boost::asio::awaitable<void> Run();
   // Closes the socket; the loop notices and ends. Safe to call more than once.
   void Close();
+  // Wakes a connection whose command CLIENT PAUSE holds: it runs the command again (or is held
+  // again if the pause still covers it).
+  void Resume();
 
   const ConnState& state() const { return state_; }
   bool closed() const { return closed_; }
   // What CLIENT LIST shows about this connection.
   ClientInfo Describe() const;
   int64_t last_interaction_ms() const { return last_interaction_ms_; }
+  bool held() const { return held_; }
 
  private:
   // Returns when the connection should close.
@@ -80,6 +84,10 @@ class Connection : public std::enable_shared_from_this<Connection> {
   int fd_ = -1;
   bool closed_ = false;
   bool peer_closed_ = false;  // the peer sent EOF: no more input will come
+  // CLIENT PAUSE holds the command at the front of the input; the connection waits on resume_
+  // (which never expires by itself) until Resume() or Close() cancels the wait.
+  bool held_ = false;
+  boost::asio::steady_timer resume_;
 };
 
 }  // namespace kv

@@ -14,14 +14,19 @@ namespace kv {
 // its arity, and calls its handler. Unknown-command and arity errors are produced here only.
 class Dispatcher {
  public:
-  explicit Dispatcher(ServerState* state) : state_(state) {}
+  // Sizes `state`'s command statistics to the command table.
+  explicit Dispatcher(ServerState* state);
 
-  void Dispatch(std::span<const std::string_view> args, ConnState& conn, ReplyWriter& reply,
+  // Returns false when CLIENT PAUSE holds the command: it did not run and replied nothing, and
+  // the connection must run it again once the pause changes.
+  bool Dispatch(std::span<const std::string_view> args, ConnState& conn, ReplyWriter& reply,
                 int64_t now_ms);
 
  private:
-  void Run(std::span<const std::string_view> args, ConnState& conn, ReplyWriter& reply,
-           int64_t now_ms, size_t size_before);
+  bool Run(std::span<const std::string_view> args, ConnState& conn, ReplyWriter& reply,
+           int64_t now_ms);
+  // Whether the writer's output past `size_before` is an error reply.
+  static bool ReplyIsError(ReplyWriter& reply, size_t size_before);
 
   ServerState* state_;
 };

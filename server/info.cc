@@ -5,12 +5,14 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "fmt/format.h"
+#include "server/command_registry.h"
 #include "server/strings.h"
 #include "server/version.h"
 #include "storage/key_hash.h"
@@ -66,28 +68,61 @@ void MemorySection(ServerState& s, std::string& out) {
   const size_t rss = ResidentMemory();
   if (used > s.used_memory_peak) s.used_memory_peak = used;
   const size_t system = TotalSystemMemory();
+  const size_t startup = std::min(s.used_memory_startup, used);
+  const size_t dataset = used - startup;
+  const double ratio = used ? static_cast<double>(rss) / used : 0.0;
+  absl::StrAppend(&out, "# Memory\r\n", "used_memory:", used, "\r\n",
+                  "used_memory_human:", Human(used), "\r\n", "used_memory_rss:", rss, "\r\n",
+                  "used_memory_rss_human:", Human(rss), "\r\n",
+                  "used_memory_peak:", s.used_memory_peak, "\r\n",
+                  "used_memory_peak_human:", Human(s.used_memory_peak), "\r\n",
+                  fmt::format("used_memory_peak_perc:{:.2f}%\r\n",
+                              s.used_memory_peak ? 100.0 * used / s.used_memory_peak : 100.0),
+                  "used_memory_overhead:", startup, "\r\n", "used_memory_startup:", startup, "\r\n",
+                  "used_memory_dataset:", dataset, "\r\n",
+                  fmt::format("used_memory_dataset_perc:{:.2f}%\r\n",
+                              used > startup ? 100.0 * dataset / (used - startup) : 0.0),
+                  "allocator_allocated:", used, "\r\n", "allocator_active:", used, "\r\n",
+                  "allocator_resident:", rss, "\r\n", "total_system_memory:", system, "\r\n",
+                  "total_system_memory_human:", Human(system), "\r\n");
+  // kvserver has no scripting, functions, eviction, replication or AOF: their memory is nil.
   absl::StrAppend(
-      &out, "# Memory\r\n", "used_memory:", used, "\r\n", "used_memory_human:", Human(used), "\r\n",
-      "used_memory_rss:", rss, "\r\n", "used_memory_rss_human:", Human(rss), "\r\n",
-      "used_memory_peak:", s.used_memory_peak, "\r\n",
-      "used_memory_peak_human:", Human(s.used_memory_peak), "\r\n",
-      fmt::format("used_memory_peak_perc:{:.2f}%\r\n",
-                  s.used_memory_peak ? 100.0 * used / s.used_memory_peak : 100.0),
-      "total_system_memory:", system, "\r\n", "total_system_memory_human:", Human(system), "\r\n",
+      &out,
+      "used_memory_lua:0\r\nused_memory_vm_eval:0\r\nused_memory_lua_human:0B\r\n"
+      "used_memory_scripts_eval:0\r\nnumber_of_cached_scripts:0\r\nnumber_of_functions:0\r\n"
+      "number_of_libraries:0\r\nused_memory_vm_functions:0\r\nused_memory_vm_total:0\r\n"
+      "used_memory_vm_total_human:0B\r\nused_memory_functions:0\r\nused_memory_scripts:0\r\n"
+      "used_memory_scripts_human:0B\r\n",
       "maxmemory:0\r\nmaxmemory_human:0B\r\nmaxmemory_policy:noeviction\r\n",
-      fmt::format("mem_fragmentation_ratio:{:.2f}\r\n",
-                  used ? static_cast<double>(rss) / used : 0.0),
-      "mem_allocator:libc\r\nlazyfree_pending_objects:0\r\n");
+      "allocator_frag_ratio:1.00\r\nallocator_frag_bytes:0\r\n",
+      fmt::format("allocator_rss_ratio:{:.2f}\r\n", ratio),
+      "allocator_rss_bytes:", static_cast<int64_t>(rss) - static_cast<int64_t>(used), "\r\n",
+      "rss_overhead_ratio:1.00\r\nrss_overhead_bytes:0\r\n",
+      fmt::format("mem_fragmentation_ratio:{:.2f}\r\n", ratio),
+      "mem_fragmentation_bytes:", static_cast<int64_t>(rss) - static_cast<int64_t>(used), "\r\n",
+      "mem_not_counted_for_evict:0\r\nmem_replication_backlog:0\r\n"
+      "mem_total_replication_buffers:0\r\nmem_clients_slaves:0\r\nmem_clients_normal:0\r\n"
+      "mem_cluster_links:0\r\nmem_aof_buffer:0\r\nmem_allocator:libc\r\n"
+      "active_defrag_running:0\r\nlazyfree_pending_objects:0\r\nlazyfreed_objects:0\r\n");
 }
 
 void PersistenceSection(ServerState& s, std::string& out) {
-  absl::StrAppend(&out, "# Persistence\r\n", "loading:0\r\nasync_loading:0\r\n",
-                  "current_cow_peak:0\r\ncurrent_cow_size:0\r\n",
-                  "rdb_changes_since_last_save:0\r\nrdb_bgsave_in_progress:0\r\n",
-                  "rdb_last_save_time:", s.start_time_ms / 1000, "\r\n",
-                  "rdb_last_bgsave_status:ok\r\nrdb_last_bgsave_time_sec:-1\r\n",
-                  "aof_enabled:0\r\naof_rewrite_in_progress:0\r\naof_rewrite_scheduled:0\r\n",
-                  "aof_last_bgrewrite_status:ok\r\naof_last_write_status:ok\r\n");
+  // kvserver never saves, forks or loads: Redis's values for a server that has done none.
+  absl::StrAppend(
+      &out, "# Persistence\r\n",
+      "loading:0\r\nasync_loading:0\r\ncurrent_cow_peak:0\r\ncurrent_cow_size:0\r\n"
+      "current_cow_size_age:0\r\ncurrent_fork_perc:0.00\r\ncurrent_save_keys_processed:0\r\n"
+      "current_save_keys_total:0\r\nrdb_changes_since_last_save:0\r\n"
+      "rdb_bgsave_in_progress:0\r\n",
+      "rdb_last_save_time:", s.start_time_ms / 1000, "\r\n",
+      "rdb_last_bgsave_status:ok\r\nrdb_last_bgsave_time_sec:-1\r\n"
+      "rdb_current_bgsave_time_sec:-1\r\nrdb_saves:0\r\nrdb_last_cow_size:0\r\n"
+      "rdb_last_load_keys_expired:0\r\nrdb_last_load_keys_loaded:0\r\n"
+      "aof_enabled:0\r\naof_rewrite_in_progress:0\r\naof_rewrite_scheduled:0\r\n"
+      "aof_last_rewrite_time_sec:-1\r\naof_current_rewrite_time_sec:-1\r\n"
+      "aof_last_bgrewrite_status:ok\r\naof_rewrites:0\r\naof_rewrites_consecutive_failures:0\r\n"
+      "aof_last_write_status:ok\r\naof_last_cow_size:0\r\nmodule_fork_in_progress:0\r\n"
+      "module_fork_last_cow_size:0\r\n");
 }
 
 void StatsSection(ServerState& s, std::string& out) {
@@ -97,13 +132,30 @@ void StatsSection(ServerState& s, std::string& out) {
                   "instantaneous_ops_per_sec:", s.instantaneous_ops_per_sec, "\r\n",
                   "total_net_input_bytes:", st.total_net_input_bytes, "\r\n",
                   "total_net_output_bytes:", st.total_net_output_bytes, "\r\n",
+                  "total_net_repl_input_bytes:0\r\ntotal_net_repl_output_bytes:0\r\n",
+                  fmt::format("instantaneous_input_kbps:{:.2f}\r\n"
+                              "instantaneous_output_kbps:{:.2f}\r\n",
+                              s.instantaneous_input_kbps, s.instantaneous_output_kbps),
+                  "instantaneous_input_repl_kbps:0.00\r\ninstantaneous_output_repl_kbps:0.00\r\n",
                   "rejected_connections:", st.rejected_connections, "\r\n",
                   "sync_full:0\r\nsync_partial_ok:0\r\nsync_partial_err:0\r\n",
-                  "expired_keys:", s.dbs.ExpiredKeys(), "\r\n", "evicted_keys:0\r\n",
-                  "keyspace_hits:", st.keyspace_hits, "\r\n",
-                  "keyspace_misses:", st.keyspace_misses, "\r\n",
-                  "pubsub_channels:0\r\npubsub_patterns:0\r\nlatest_fork_usec:0\r\n",
-                  "total_error_replies:", st.total_error_replies, "\r\n");
+                  "expired_keys:", s.dbs.ExpiredKeys(), "\r\n");
+  absl::StrAppend(
+      &out, "expired_stale_perc:0.00\r\nexpired_time_cap_reached_count:0\r\n",
+      "expire_cycle_cpu_milliseconds:0\r\nevicted_keys:0\r\nevicted_clients:0\r\n",
+      "total_eviction_exceeded_time:0\r\ncurrent_eviction_exceeded_time:0\r\n",
+      "keyspace_hits:", st.keyspace_hits, "\r\n", "keyspace_misses:", st.keyspace_misses, "\r\n",
+      "pubsub_channels:0\r\npubsub_patterns:0\r\npubsubshard_channels:0\r\n"
+      "latest_fork_usec:0\r\ntotal_forks:0\r\nmigrate_cached_sockets:0\r\n"
+      "slave_expires_tracked_keys:0\r\nactive_defrag_hits:0\r\nactive_defrag_misses:0\r\n"
+      "active_defrag_key_hits:0\r\nactive_defrag_key_misses:0\r\ntotal_active_defrag_time:0\r\n"
+      "current_active_defrag_time:0\r\ntracking_total_keys:0\r\ntracking_total_items:0\r\n"
+      "tracking_total_prefixes:0\r\nunexpected_error_replies:0\r\n",
+      "total_error_replies:", st.total_error_replies, "\r\n", "dump_payload_sanitizations:0\r\n",
+      "total_reads_processed:", st.total_reads_processed, "\r\n",
+      "total_writes_processed:", st.total_writes_processed, "\r\n",
+      "io_threaded_reads_processed:0\r\nio_threaded_writes_processed:0\r\n"
+      "reply_buffer_shrinks:0\r\nreply_buffer_expands:0\r\n");
 }
 
 void ReplicationSection(ServerState& s, std::string& out) {
@@ -116,13 +168,62 @@ void ReplicationSection(ServerState& s, std::string& out) {
 }
 
 void CpuSection(std::string& out) {
-  rusage self{};
+  rusage self{}, children{}, thread{};
   getrusage(RUSAGE_SELF, &self);
+  getrusage(RUSAGE_CHILDREN, &children);
+  // INFO runs on the event loop's thread: Redis's main thread.
+  getrusage(RUSAGE_THREAD, &thread);
   auto secs = [](const timeval& tv) { return tv.tv_sec + tv.tv_usec / 1e6; };
-  absl::StrAppend(&out, "# CPU\r\n",
-                  fmt::format("used_cpu_sys:{:.6f}\r\nused_cpu_user:{:.6f}\r\n",
-                              secs(self.ru_stime), secs(self.ru_utime)),
-                  "used_cpu_sys_children:0.000000\r\nused_cpu_user_children:0.000000\r\n");
+  absl::StrAppend(
+      &out, "# CPU\r\n",
+      fmt::format("used_cpu_sys:{:.6f}\r\nused_cpu_user:{:.6f}\r\n"
+                  "used_cpu_sys_children:{:.6f}\r\nused_cpu_user_children:{:.6f}\r\n"
+                  "used_cpu_sys_main_thread:{:.6f}\r\nused_cpu_user_main_thread:{:.6f}\r\n",
+                  secs(self.ru_stime), secs(self.ru_utime), secs(children.ru_stime),
+                  secs(children.ru_utime), secs(thread.ru_stime), secs(thread.ru_utime)));
+}
+
+// Every command and subcommand with its statistics, in the order INFO lists them.
+template <typename Fn>
+void ForEachCommandStats(ServerState& s, Fn&& fn) {
+  auto visit = [&](const CommandSpec& spec) {
+    fn(FullName(spec), s.command_stats[spec.stats_slot]);
+  };
+  for (const CommandSpec* spec : s.registry->All()) {
+    visit(*spec);
+    for (const CommandSpec& sub : spec->subcommands) visit(sub);
+  }
+}
+
+void CommandStatsSection(ServerState& s, std::string& out) {
+  out += "# Commandstats\r\n";
+  ForEachCommandStats(s, [&](const std::string& name, const CommandStats& c) {
+    if (c.calls == 0 && c.failed_calls == 0 && c.rejected_calls == 0) return;
+    const uint64_t usec = c.nanoseconds / 1000;
+    absl::StrAppend(
+        &out, "cmdstat_", name, ":calls=", c.calls, ",usec=", usec,
+        fmt::format(",usec_per_call={:.2f}", c.calls ? static_cast<double>(usec) / c.calls : 0.0),
+        ",rejected_calls=", c.rejected_calls, ",failed_calls=", c.failed_calls, "\r\n");
+  });
+}
+
+void ErrorStatsSection(ServerState& s, std::string& out) {
+  out += "# Errorstats\r\n";
+  for (const auto& [code, count] : s.error_stats.counts()) {
+    absl::StrAppend(&out, "errorstat_", code, ":count=", count, "\r\n");
+  }
+}
+
+// Redis's latency-tracking-info-percentiles default, "50 99 99.9".
+void LatencyStatsSection(ServerState& s, std::string& out) {
+  out += "# Latencystats\r\n";
+  ForEachCommandStats(s, [&](const std::string& name, const CommandStats& c) {
+    if (!c.latency) return;
+    auto usec = [&](double p) { return c.latency->ValueAtPercentile(p) / 1000.0; };
+    absl::StrAppend(
+        &out, "latency_percentiles_usec_", name,
+        fmt::format(":p50={:.3f},p99={:.3f},p99.9={:.3f}\r\n", usec(50), usec(99), usec(99.9)));
+  });
 }
 
 void KeyspaceSection(ServerState& s, std::string& out) {
@@ -151,9 +252,10 @@ size_t ResidentMemory() {
 
 std::string BuildInfo(ServerState& state, std::span<const std::string_view> sections,
                       int64_t now_ms) {
-  static constexpr std::string_view kDefault[] = {"server",  "clients",     "memory", "persistence",
-                                                  "stats",   "replication", "cpu",    "modules",
-                                                  "cluster", "keyspace"};
+  // Redis 7.0's default sections ("module_list" is the modules section).
+  static constexpr std::string_view kDefault[] = {
+      "server", "clients",     "memory",     "persistence", "stats",   "replication",
+      "cpu",    "module_list", "errorstats", "cluster",     "keyspace"};
   absl::flat_hash_set<std::string, KeyHash, KeyEq> wanted;
   bool all = false;
   if (sections.empty()) {
@@ -171,22 +273,25 @@ std::string BuildInfo(ServerState& state, std::span<const std::string_view> sect
   }
   auto want = [&](std::string_view name) { return all || wanted.contains(name); };
   std::string out;
-  auto section = [&](std::string_view name, auto&& fill) {
-    if (!want(name)) return;
+  auto section = [&](bool wanted_section, auto&& fill) {
+    if (!wanted_section) return;
     if (!out.empty()) out += "\r\n";
     fill();
   };
-  section("server", [&] { ServerSection(state, now_ms, out); });
-  section("clients", [&] { ClientsSection(state, out); });
-  section("memory", [&] { MemorySection(state, out); });
-  section("persistence", [&] { PersistenceSection(state, out); });
-  section("stats", [&] { StatsSection(state, out); });
-  section("replication", [&] { ReplicationSection(state, out); });
-  section("cpu", [&] { CpuSection(out); });
+  section(want("server"), [&] { ServerSection(state, now_ms, out); });
+  section(want("clients"), [&] { ClientsSection(state, out); });
+  section(want("memory"), [&] { MemorySection(state, out); });
+  section(want("persistence"), [&] { PersistenceSection(state, out); });
+  section(want("stats"), [&] { StatsSection(state, out); });
+  section(want("replication"), [&] { ReplicationSection(state, out); });
+  section(want("cpu"), [&] { CpuSection(out); });
   // kvserver loads no modules: the section is there, empty, as in a Redis without modules.
-  section("modules", [&] { out += "# Modules\r\n"; });
-  section("cluster", [&] { out += "# Cluster\r\ncluster_enabled:0\r\n"; });
-  section("keyspace", [&] { KeyspaceSection(state, out); });
+  section(want("module_list") || want("modules"), [&] { out += "# Modules\r\n"; });
+  section(want("commandstats"), [&] { CommandStatsSection(state, out); });
+  section(want("errorstats"), [&] { ErrorStatsSection(state, out); });
+  section(want("latencystats"), [&] { LatencyStatsSection(state, out); });
+  section(want("cluster"), [&] { out += "# Cluster\r\ncluster_enabled:0\r\n"; });
+  section(want("keyspace"), [&] { KeyspaceSection(state, out); });
   return out;
 }
 

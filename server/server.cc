@@ -81,10 +81,12 @@ Server::Server(Config config, std::shared_ptr<spdlog::logger> logger, const Cloc
       dispatcher_(&state_) {
   state_.run_id = RandomHex(40);
   state_.start_time_ms = state_.clock->NowMs();
+  state_.used_memory_startup = UsedMemory();
   std::error_code ec;
   state_.executable = std::filesystem::read_symlink("/proc/self/exe", ec).string();
   state_.request_shutdown = [this] { asio::post(io_, [this] { StopOnLoop(); }); };
   state_.config_changed = [this] { ApplyConfig(); };
+  state_.pause_changed = [this] { OnPauseChanged(); };
   state_.clients = this;
   ApplyConfig();
 }
@@ -325,12 +327,35 @@ void Server::KillClient(uint64_t id) {
 }
 
 void Server::Forget(Connection* conn) {
+  std::erase(held_, conn);
   connections_.erase(conn);
   state_.connected_clients = connections_.size();
 }
 
+void Server::Hold(Connection* conn) { held_.push_back(conn); }
+
+void Server::OnPauseChanged() {
+  // Each woken connection runs its held command again, in this order, or is held again.
+  std::vector<Connection*> woken;
+  woken.swap(held_);
+  for (Connection* c : woken) c->Resume();
+  const int64_t now_ms = state_.clock->NowMs();
+  state_.pause.Expire(now_ms);
+  if (state_.pause.type() == ClientPause::Type::kOff) {
+    pause_timer_.cancel();
+    return;
+  }
+  // The pause lasts while its end is not before now: wake everyone 1 ms after the end.
+  pause_timer_.expires_after(std::chrono::milliseconds(state_.pause.end_ms() - now_ms + 1));
+  pause_timer_.async_wait([this](const boost::system::error_code& ec) {
+    if (!ec && !stopping_) OnPauseChanged();
+  });
+}
+
 asio::awaitable<void> Server::Cron() {
   uint64_t last_commands = state_.stats.total_commands_processed;
+  uint64_t last_input = state_.stats.total_net_input_bytes;
+  uint64_t last_output = state_.stats.total_net_output_bytes;
   auto last_sample = std::chrono::steady_clock::now();
   while (!stopping_) {
     const auto period = std::chrono::milliseconds(1000 / std::max<int64_t>(1, state_.config.hz));
@@ -340,7 +365,9 @@ asio::awaitable<void> Server::Cron() {
     if (stopping_) break;
     const int64_t now_ms = state_.clock->NowMs();
     // Active expiry gets a quarter of each period, as Redis's ACTIVE_EXPIRE_CYCLE_SLOW_TIME_PERC.
-    if (state_.active_expire_enabled) {
+    // Like Redis, it waits while clients are paused: a pause freezes the dataset.
+    state_.pause.Expire(now_ms);
+    if (state_.active_expire_enabled && state_.pause.type() == ClientPause::Type::kOff) {
       state_.dbs.ActiveExpireCycle(
           now_ms, std::chrono::duration_cast<std::chrono::microseconds>(period) / 4);
     }
@@ -350,7 +377,13 @@ asio::awaitable<void> Server::Cron() {
     if (secs >= 1.0) {
       state_.instantaneous_ops_per_sec =
           static_cast<int64_t>((state_.stats.total_commands_processed - last_commands) / secs);
+      state_.instantaneous_input_kbps =
+          static_cast<double>(state_.stats.total_net_input_bytes - last_input) / 1024 / secs;
+      state_.instantaneous_output_kbps =
+          static_cast<double>(state_.stats.total_net_output_bytes - last_output) / 1024 / secs;
       last_commands = state_.stats.total_commands_processed;
+      last_input = state_.stats.total_net_input_bytes;
+      last_output = state_.stats.total_net_output_bytes;
       last_sample = now;
       state_.used_memory_peak = std::max(state_.used_memory_peak, UsedMemory());
     }
@@ -358,7 +391,8 @@ asio::awaitable<void> Server::Cron() {
       const int64_t limit_ms = state_.config.timeout * 1000;
       std::vector<Connection*> idle;
       for (Connection* c : connections_) {
-        if (now_ms - c->last_interaction_ms() > limit_ms) idle.push_back(c);
+        // Like Redis's blocked clients, held ones are not idle.
+        if (now_ms - c->last_interaction_ms() > limit_ms && !c->held()) idle.push_back(c);
       }
       for (Connection* c : idle) {
         if (log_) log_->debug("Closing idle client id={}", c->state().id);
@@ -384,6 +418,7 @@ void Server::StopOnLoop() {
     ::unlink(state_.config.unixsocket.c_str());
   }
   cron_timer_.cancel();
+  pause_timer_.cancel();
   // Close() does not remove a connection from the set; its loop does that when it ends.
   std::vector<Connection*> all(connections_.begin(), connections_.end());
   for (Connection* c : all) c->Close();

@@ -73,6 +73,11 @@ class Server : public ClientRegistry {
   std::optional<std::string> BindTcp();
   std::optional<std::string> BindUnix();
   void Forget(Connection* conn);
+  // CLIENT PAUSE: `conn` waits until the pause changes or ends.
+  void Hold(Connection* conn);
+  // After CLIENT PAUSE/UNPAUSE and when a pause ends: wakes every held connection, oldest first,
+  // and sets pause_timer_ for the end of the pause still in force.
+  void OnPauseChanged();
 
   boost::asio::io_context io_{1};
   std::shared_ptr<spdlog::logger> log_;
@@ -85,6 +90,8 @@ class Server : public ClientRegistry {
   std::unique_ptr<boost::asio::local::stream_protocol::acceptor> unix_acceptor_;
   boost::asio::steady_timer cron_timer_{io_};
   absl::flat_hash_set<Connection*> connections_;
+  std::vector<Connection*> held_;  // in the order CLIENT PAUSE held them
+  boost::asio::steady_timer pause_timer_{io_};
   uint64_t next_client_id_ = 1;
   bool stopping_ = false;
   std::thread thread_;

@@ -3,7 +3,10 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <vector>
 
+#include "server/client_pause.h"
+#include "server/command_stats.h"
 #include "server/config.h"
 #include "server/fault_injector.h"
 #include "storage/clock.h"
@@ -23,6 +26,8 @@ struct ServerStats {
   uint64_t total_net_input_bytes = 0;
   uint64_t total_net_output_bytes = 0;
   uint64_t total_error_replies = 0;
+  uint64_t total_reads_processed = 0;   // socket reads
+  uint64_t total_writes_processed = 0;  // socket writes
 };
 
 // The state shared by every connection of one server: configuration, data, counters and the
@@ -40,6 +45,10 @@ struct ServerState {
   bool active_expire_enabled = true;
   // Faults armed by the embedding API or KVFAULT (enable-fault-injection).
   FaultInjector faults;
+  // INFO commandstats and latencystats, indexed by CommandSpec::stats_slot (sized by the
+  // dispatcher); INFO errorstats.
+  std::vector<CommandStats> command_stats;
+  ErrorStats error_stats;
 
   // Facts about the running process, for INFO.
   std::string run_id;
@@ -47,14 +56,21 @@ struct ServerState {
   uint16_t tcp_port = 0;
   size_t connected_clients = 0;
   std::string executable;
-  int64_t instantaneous_ops_per_sec = 0;  // sampled by the server's cron
+  int64_t instantaneous_ops_per_sec = 0;  // sampled by the server's cron, as the two below
+  double instantaneous_input_kbps = 0;
+  double instantaneous_output_kbps = 0;
   size_t used_memory_peak = 0;
+  size_t used_memory_startup = 0;  // INFO's used_memory_startup: the allocator's use at start
 
   // Set by the server: SHUTDOWN asks it to stop once the current batch is done.
   std::function<void()> request_shutdown;
   // Set by the server: its connections, for the CLIENT commands. Null when there are none to
   // show (the CLIENT commands then see only the calling connection).
   ClientRegistry* clients = nullptr;
+  // CLIENT PAUSE; the server wakes the connections it holds when pause_changed is called (after
+  // CLIENT PAUSE and UNPAUSE).
+  ClientPause pause;
+  std::function<void()> pause_changed;
   // Set by the server: called after CONFIG SET so that derived settings (parser limits, log
   // level) follow the new values.
   std::function<void()> config_changed;

@@ -372,6 +372,39 @@ void SetFlag(CommandContext& ctx, bool& flag) {
 void ClientNoEvict(CommandContext& ctx) { SetFlag(ctx, ctx.conn.no_evict); }
 void ClientNoTouch(CommandContext& ctx) { SetFlag(ctx, ctx.conn.no_touch); }
 
+// CLIENT PAUSE timeout [WRITE|ALL], as Redis 7.0: the mode is checked before the timeout, and
+// the timeout (milliseconds from now) is added without an overflow check, so a huge one ends in
+// the past and pauses nothing.
+void ClientPauseCmd(CommandContext& ctx) {
+  if (ctx.args.size() > 4) {
+    return ctx.reply.Error(
+        "unknown subcommand or wrong number of arguments for 'pause'. Try CLIENT HELP.");
+  }
+  ClientPause::Type type = ClientPause::Type::kAll;
+  if (ctx.args.size() == 4) {
+    if (EqualsIgnoreCase(ctx.args[3], "write")) {
+      type = ClientPause::Type::kWrite;
+    } else if (!EqualsIgnoreCase(ctx.args[3], "all")) {
+      return ctx.reply.Error("CLIENT PAUSE mode must be WRITE or ALL");
+    }
+  }
+  const auto timeout = ParseInt64(ctx.args[2]);
+  if (!timeout) return ctx.reply.Error("timeout is not an integer or out of range");
+  if (*timeout < 0) return ctx.reply.Error("timeout is negative");
+  const int64_t end = *timeout > 0 ? static_cast<int64_t>(static_cast<uint64_t>(*timeout) +
+                                                          static_cast<uint64_t>(ctx.now_ms))
+                                   : 0;
+  ctx.server.pause.Pause(type, end, ctx.now_ms);
+  if (ctx.server.pause_changed) ctx.server.pause_changed();
+  ctx.reply.Ok();
+}
+
+void ClientUnpause(CommandContext& ctx) {
+  ctx.server.pause.Unpause();
+  if (ctx.server.pause_changed) ctx.server.pause_changed();
+  ctx.reply.Ok();
+}
+
 // Redis 7.2's help text, for the subcommands kvserver has.
 void ClientHelp(CommandContext& ctx) {
   static constexpr std::string_view kLines[] = {
@@ -399,6 +432,10 @@ void ClientHelp(CommandContext& ctx) {
       "    Return information about client connections. Options:",
       "    * TYPE (NORMAL|MASTER|REPLICA|PUBSUB)",
       "      Return clients of specified type.",
+      "UNPAUSE",
+      "    Stop the current client pause, resuming traffic.",
+      "PAUSE <timeout> [WRITE|ALL]",
+      "    Suspend all, or just write, clients for <timeout> milliseconds.",
       "REPLY (ON|OFF|SKIP)",
       "    Control the replies sent to the current connection.",
       "SETNAME <name>",
@@ -458,12 +495,16 @@ void RegisterClientFamily(CommandRegistry& r) {
            {"no-touch", 3, kConn, 0, 0, 0, ClientNoTouch, "connection",
             "Controls whether commands sent by the client affect the LRU/LFU of accessed keys.",
             "7.2.0", kCat},
+           {"pause", -3, kCmdAdmin | kConn, 0, 0, 0, ClientPauseCmd, "connection",
+            "Stop processing commands from clients for some time", "2.9.50", kAdminCat},
            {"reply", 3, kConn, 0, 0, 0, ClientReply, "connection",
             "Instruct the server whether to reply to commands", "3.2.0", kCat},
            {"setinfo", 4, kConn, 0, 0, 0, ClientSetInfo, "connection",
             "Sets information specific to the client or connection.", "7.2.0", kCat},
            {"setname", 3, kConn, 0, 0, 0, ClientSetName, "connection",
             "Set the current connection name", "2.6.9", kCat},
+           {"unpause", 2, kCmdAdmin | kConn, 0, 0, 0, ClientUnpause, "connection",
+            "Resume processing of clients that were paused", "6.2.0", kAdminCat},
        }});
 }
 

@@ -16,10 +16,6 @@
 namespace kv {
 namespace {
 
-std::string FullName(const CommandSpec& spec) {
-  return spec.parent.empty() ? std::string(spec.name)
-                             : std::string(spec.parent) + "|" + std::string(spec.name);
-}
 
 // What Redis 7.0 reports for a command beyond the command table: the flags of its key
 // specification (and a note about them), its tips, and the documentation's complexity and
@@ -34,6 +30,9 @@ struct KeySpecDoc {
 
 // BITOP destkey key [key ...]: the destination is overwritten, the sources read.
 constexpr KeySpecDoc kBitopKeySpecs[] = {{"OW update", 2, 0}, {"RO access", 3, -1}};
+constexpr KeySpecDoc kCopyKeySpecs[] = {{"RO access", 1, 0}, {"OW update", 2, 0}};
+constexpr KeySpecDoc kRenameKeySpecs[] = {{"RW access delete", 1, 0}, {"OW update", 2, 0}};
+constexpr KeySpecDoc kRenameNxKeySpecs[] = {{"RW access delete", 1, 0}, {"OW insert", 2, 0}};
 
 struct CommandMeta {
   std::string_view full_name;
@@ -143,6 +142,36 @@ constexpr CommandMeta kMeta[] = {
      "O(N) when N is the number of configuration parameters provided",
      "7.0.0|Added the ability to set multiple parameters in one call."},
     {"config|resetstat", "", "", "", "O(1)", ""},
+    {"config|rewrite", "", "", "", "O(1)", ""},
+    {"client|info", "", "", "nondeterministic_output", "O(1)", ""},
+    {"client|list", "", "", "nondeterministic_output",
+     "O(N) where N is the number of client connections",
+     "2.8.12|Added unique client `id` field.\n"
+     "5.0.0|Added optional `TYPE` filter.\n"
+     "6.0.0|Added `user` field.\n"
+     "6.2.0|Added `argv-mem`, `tot-mem`, `laddr` and `redir` fields and the optional `ID` "
+     "filter.\n"
+     "7.0.0|Added `resp`, `multi-mem`, `rbs` and `rbp` fields.\n"
+     "7.0.3|Added `ssub` field."},
+    {"client|pause", "", "", "", "O(1)",
+     "6.2.0|`CLIENT PAUSE WRITE` mode added along with the `mode` option."},
+    {"client|unpause", "", "", "", "O(N) Where N is the number of paused clients", ""},
+    {"copy", "", "", "", "", "", kCopyKeySpecs},
+    {"rename", "", "", "", "", "", kRenameKeySpecs},
+    {"renamenx", "", "", "", "", "", kRenameNxKeySpecs},
+    {"move", "RW access update", "", "", "", ""},
+    {"touch", "RO", "", "request_policy:multi_shard response_policy:agg_sum", "", ""},
+    {"type", "RO", "", "", "", ""},
+    {"unlink", "RM delete", "", "request_policy:multi_shard response_policy:agg_sum", "", ""},
+    {"keys", "", "", "request_policy:all_shards nondeterministic_output_order", "", ""},
+    {"scan", "", "", "nondeterministic_output request_policy:special", "", ""},
+    {"randomkey", "", "", "request_policy:all_shards nondeterministic_output", "", ""},
+    {"time", "", "", "nondeterministic_output", "", ""},
+    {"lastsave", "", "", "nondeterministic_output", "", ""},
+    {"object|encoding", "RO", "", "nondeterministic_output", "", ""},
+    {"object|freq", "RO", "", "nondeterministic_output", "", ""},
+    {"object|idletime", "RO", "", "nondeterministic_output", "", ""},
+    {"object|refcount", "RO", "", "nondeterministic_output", "", ""},
     {"config|help", "", "", "", "O(1)", ""},
     {"command", "", "", "nondeterministic_output_order",
      "O(N) where N is the total number of Redis commands", ""},

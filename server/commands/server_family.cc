@@ -178,7 +178,10 @@ void ConfigSet(CommandContext& ctx) {
 }
 
 void ConfigResetStat(CommandContext& ctx) {
+  // Redis's resetServerStats, resetCommandTableStats and resetErrorTableStats.
   ctx.server.stats = ServerStats{};
+  for (CommandStats& stats : ctx.server.command_stats) stats = CommandStats{};
+  ctx.server.error_stats.Reset();
   ctx.reply.Ok();
 }
 

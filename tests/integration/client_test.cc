@@ -1,5 +1,6 @@
 // HELLO and the CLIENT commands against the real kvserver binary: RESP3 after HELLO 3, CLIENT LIST
-// over several connections, CLIENT KILL closing connections, CLIENT REPLY silencing replies.
+// over several connections, CLIENT KILL closing connections, CLIENT REPLY silencing replies,
+// CLIENT PAUSE holding other clients' commands until CLIENT UNPAUSE or the timeout.
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -166,6 +167,73 @@ TEST_F(ClientCommandsTest, ClientReplyOffOnSkip) {
   // Nothing else came.
   EXPECT_EQ(Call(*c, {"PING"}), "+PONG\r\n");
   EXPECT_EQ(c->pending(), "");
+}
+
+// ---- CLIENT PAUSE ----
+// A held command has no reply yet: ReadReply with a short wait finds none (whatever the speed of
+// the machine, a held command never replies before UNPAUSE).
+constexpr int kHeldWaitMs = 200;
+
+TEST_F(ClientCommandsTest, PauseWriteHoldsWritesUntilUnpauseAndReadsProceed) {
+  auto admin = Connect();
+  auto writer = Connect();
+  auto reader = Connect();
+  ASSERT_EQ(Call(*admin, {"DEL", "pause:k"}), ":0\r\n");
+  ASSERT_EQ(Call(*admin, {"CLIENT", "PAUSE", "100000", "WRITE"}), "+OK\r\n");
+  // The writer's SET is held, and so is the GET pipelined behind it.
+  ASSERT_TRUE(
+      writer->Send(EncodeCommand({"SET", "pause:k", "v"}) + EncodeCommand({"GET", "pause:k"})));
+  EXPECT_EQ(writer->ReadReply(kHeldWaitMs), std::nullopt);
+  // Reads from others proceed, and see that the SET has not run.
+  EXPECT_EQ(Call(*reader, {"GET", "pause:k"}), "$-1\r\n");
+  EXPECT_EQ(Call(*reader, {"PING"}), "+PONG\r\n");
+  // Errors found before a command would run are answered at once.
+  EXPECT_EQ(Call(*reader, {"SET", "x"}), "-ERR wrong number of arguments for 'set' command\r\n");
+  EXPECT_EQ(Call(*admin, {"CLIENT", "UNPAUSE"}), "+OK\r\n");
+  EXPECT_EQ(writer->ReadReply(), "+OK\r\n");
+  EXPECT_EQ(writer->ReadReply(), "$1\r\nv\r\n");
+  EXPECT_EQ(Call(*reader, {"GET", "pause:k"}), "$1\r\nv\r\n");
+}
+
+TEST_F(ClientCommandsTest, HeldCommandsRunInTheOrderTheyWereHeld) {
+  auto admin = Connect();
+  ASSERT_EQ(Call(*admin, {"CLIENT", "PAUSE", "100000", "WRITE"}), "+OK\r\n");
+  std::vector<std::unique_ptr<RawConnection>> writers;
+  for (int i = 0; i < 5; ++i) {
+    writers.push_back(Connect());
+    ASSERT_TRUE(writers.back()->Send(EncodeCommand({"APPEND", "pause:order", std::to_string(i)})));
+    // Each is held before the next one is sent.
+    EXPECT_EQ(writers.back()->ReadReply(kHeldWaitMs / 4), std::nullopt);
+  }
+  EXPECT_EQ(Call(*admin, {"CLIENT", "UNPAUSE"}), "+OK\r\n");
+  for (int i = 0; i < 5; ++i)
+    EXPECT_EQ(writers[i]->ReadReply(), ":" + std::to_string(i + 1) + "\r\n");
+  EXPECT_EQ(Call(*admin, {"GET", "pause:order"}), "$5\r\n01234\r\n");
+  Call(*admin, {"DEL", "pause:order"});
+}
+
+TEST_F(ClientCommandsTest, PauseAllHoldsEveryCommandUntilTheTimeout) {
+  auto admin = Connect();
+  auto other = Connect();
+  ASSERT_EQ(Call(*admin, {"CLIENT", "PAUSE", "300", "ALL"}), "+OK\r\n");
+  ASSERT_TRUE(other->Send(EncodeCommand({"PING"})));
+  // No speed assertion: the reply comes once the pause is over, however long that takes here.
+  EXPECT_EQ(other->ReadReply(), "+PONG\r\n");
+  EXPECT_EQ(Call(*admin, {"PING"}), "+PONG\r\n");
+}
+
+TEST_F(ClientCommandsTest, AHeldClientCanBeKilled) {
+  auto admin = Connect();
+  auto writer = Connect();
+  const std::string id_reply = Call(*writer, {"CLIENT", "ID"});
+  const std::string id = id_reply.substr(1, id_reply.size() - 3);
+  ASSERT_EQ(Call(*admin, {"CLIENT", "PAUSE", "100000", "WRITE"}), "+OK\r\n");
+  ASSERT_TRUE(writer->Send(EncodeCommand({"SET", "pause:killed", "v"})));
+  EXPECT_EQ(writer->ReadReply(kHeldWaitMs), std::nullopt);
+  EXPECT_EQ(Call(*admin, {"CLIENT", "KILL", "ID", id}), ":1\r\n");
+  EXPECT_EQ(writer->ReadSome(10000), 0) << "closed";
+  EXPECT_EQ(Call(*admin, {"CLIENT", "UNPAUSE"}), "+OK\r\n");
+  EXPECT_EQ(Call(*admin, {"EXISTS", "pause:killed"}), ":0\r\n") << "the held SET never ran";
 }
 
 }  // namespace

@@ -225,10 +225,86 @@ TEST_F(ClientFamilyTest, ReplyOffSkipOn) {
   EXPECT_EQ(h.Run({"CLIENT", "REPLY", "MAYBE"}), Err("syntax error"));
 }
 
+// ---- CLIENT PAUSE / UNPAUSE (held commands run again when the harness runs them again) ----
+
+TEST_F(ClientFamilyTest, PauseWriteHoldsWritesOnly) {
+  h.Run({"SET", "k", "v"});
+  EXPECT_EQ(h.Run({"CLIENT", "PAUSE", "1000", "WRITE"}), kOk);
+  EXPECT_EQ(h.Run({"SET", "k", "new"}), "");
+  EXPECT_TRUE(h.held());
+  EXPECT_EQ(h.Run({"GET", "k"}), Bulk("v")) << "reads proceed";
+  EXPECT_FALSE(h.held());
+  EXPECT_EQ(h.Run({"DEL", "k"}), "");
+  EXPECT_TRUE(h.held());
+  // Errors found before the command would run are answered at once.
+  EXPECT_EQ(h.Run({"SET", "k"}), Err("wrong number of arguments for 'set' command"));
+  EXPECT_EQ(h.Run({"NOSUCH"}), Err("unknown command 'NOSUCH', with args beginning with: "));
+  // The pause lasts while its end is not before now.
+  h.clock().Advance(1000);
+  EXPECT_EQ(h.Run({"SET", "k", "new"}), "");
+  h.clock().Advance(1);
+  EXPECT_EQ(h.Run({"SET", "k", "new"}), kOk);
+  EXPECT_FALSE(h.held());
+}
+
+TEST_F(ClientFamilyTest, PauseAllHoldsEverythingUntilItEnds) {
+  EXPECT_EQ(h.Run({"CLIENT", "PAUSE", "500"}), kOk);
+  EXPECT_EQ(h.Run({"GET", "k"}), "");
+  EXPECT_TRUE(h.held());
+  // As in Redis 7.0, even CLIENT UNPAUSE waits under ALL.
+  EXPECT_EQ(h.Run({"CLIENT", "UNPAUSE"}), "");
+  EXPECT_TRUE(h.held());
+  h.clock().Advance(501);
+  EXPECT_EQ(h.Run({"GET", "k"}), "$-1\r\n");
+}
+
+TEST_F(ClientFamilyTest, UnpauseEndsAWritePause) {
+  EXPECT_EQ(h.Run({"CLIENT", "PAUSE", "100000", "write"}), kOk);
+  EXPECT_EQ(h.Run({"SET", "k", "v"}), "");
+  EXPECT_EQ(h.Run({"CLIENT", "UNPAUSE"}), kOk);
+  EXPECT_EQ(h.Run({"SET", "k", "v"}), kOk);
+  EXPECT_EQ(h.Run({"CLIENT", "UNPAUSE"}), kOk) << "unpausing without a pause is fine";
+}
+
+TEST_F(ClientFamilyTest, PausesCombineToTheStricterTypeAndLaterEnd) {
+  EXPECT_EQ(h.Run({"CLIENT", "PAUSE", "1000", "ALL"}), kOk);
+  h.clock().Advance(10);  // held commands do not run, but the clock moves on
+  EXPECT_EQ(h.Run({"CLIENT", "PAUSE", "100", "WRITE"}), "");  // held itself under ALL
+  h.state().pause.Pause(ClientPause::Type::kWrite, h.clock().NowMs() + 5000, h.clock().NowMs());
+  EXPECT_EQ(h.state().pause.type(), ClientPause::Type::kAll);
+  h.clock().Advance(2000);  // past the ALL pause's first end, within the extension
+  EXPECT_EQ(h.Run({"GET", "k"}), "") << "still ALL until the later end";
+  h.clock().Advance(3001);
+  EXPECT_EQ(h.Run({"GET", "k"}), "$-1\r\n");
+  // CLIENT PAUSE 0 pauses nothing.
+  EXPECT_EQ(h.Run({"CLIENT", "PAUSE", "0"}), kOk);
+  EXPECT_EQ(h.Run({"GET", "k"}), "$-1\r\n");
+  // A timeout that overflows ends in the past, as in Redis 7.0.
+  EXPECT_EQ(h.Run({"CLIENT", "PAUSE", "9223372036854775807"}), kOk);
+  EXPECT_EQ(h.Run({"GET", "k"}), "$-1\r\n");
+}
+
+TEST_F(ClientFamilyTest, PauseErrors) {
+  EXPECT_EQ(h.Run({"CLIENT", "PAUSE"}),
+            Err("wrong number of arguments for 'client|pause' command"));
+  EXPECT_EQ(h.Run({"CLIENT", "PAUSE", "abc"}), Err("timeout is not an integer or out of range"));
+  EXPECT_EQ(h.Run({"CLIENT", "PAUSE", "-1"}), Err("timeout is negative"));
+  EXPECT_EQ(h.Run({"CLIENT", "PAUSE", "10", "foo"}), Err("CLIENT PAUSE mode must be WRITE or ALL"));
+  EXPECT_EQ(h.Run({"CLIENT", "PAUSE", "abc", "foo"}),
+            Err("CLIENT PAUSE mode must be WRITE or ALL"));
+  EXPECT_EQ(h.Run({"CLIENT", "PAUSE", "10", "write", "x"}),
+            Err("unknown subcommand or wrong number of arguments for 'pause'. Try CLIENT HELP."));
+  EXPECT_EQ(h.Run({"CLIENT", "PAUSE", "99999999999999999999"}),
+            Err("timeout is not an integer or out of range"));
+  EXPECT_EQ(h.Run({"CLIENT", "UNPAUSE", "x"}),
+            Err("wrong number of arguments for 'client|unpause' command"));
+  EXPECT_EQ(h.state().pause.type(), ClientPause::Type::kOff);
+}
+
 TEST_F(ClientFamilyTest, Help) {
   const std::string help = h.Run({"client", "help"});
   EXPECT_TRUE(help.starts_with(
-      "*39\r\n+CLIENT <subcommand> [<arg> [value] [opt] ...]. Subcommands are:\r\n+GETNAME\r\n"))
+      "*43\r\n+CLIENT <subcommand> [<arg> [value] [opt] ...]. Subcommands are:\r\n+GETNAME\r\n"))
       << help;
   EXPECT_TRUE(help.ends_with("+HELP\r\n+    Prints this help.\r\n")) << help;
   EXPECT_NE(help.find("+REPLY (ON|OFF|SKIP)\r\n"), std::string::npos);

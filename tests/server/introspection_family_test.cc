@@ -369,8 +369,8 @@ TEST_F(IntrospectionTest, CommandListFilters) {
             "*2\r\n" + Bulk("config|get") + Bulk("config|set"));
   EXPECT_EQ(h.Run({"command", "list", "filterby", "pattern", "p*ttl"}), "*1\r\n" + Bulk("pttl"));
   EXPECT_EQ(h.Run({"COMMAND", "LIST", "FILTERBY", "ACLCAT", "DANGEROUS"}),
-            "*18\r\n" + Bulk("client|kill") + Bulk("client|list") + Bulk("client|no-evict") +
-                Bulk("config|get") + Bulk("config|set") + Bulk("config|resetstat") + Bulk("debug") +
+            "*20\r\n" + Bulk("client|kill") + Bulk("client|list") + Bulk("client|no-evict") +
+                Bulk("client|pause") + Bulk("client|unpause") + Bulk("config|get") + Bulk("config|set") + Bulk("config|resetstat") + Bulk("debug") +
                 Bulk("flushall") + Bulk("flushdb") + Bulk("info") + Bulk("keys") +
                 Bulk("kvfault|error") + Bulk("kvfault|delay") + Bulk("kvfault|drop") +
                 Bulk("kvfault|clear") + Bulk("lastsave") + Bulk("shutdown") + Bulk("swapdb"));

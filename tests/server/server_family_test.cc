@@ -1,17 +1,21 @@
 // FLUSHDB, FLUSHALL, DBSIZE, SHUTDOWN, CONFIG GET/SET/RESETSTAT/HELP and INFO through the real
 // dispatcher. Every expected reply is what Redis 7.0.15 sends for the same command, except where
-// a comment names one of kvserver's intentional differences (no persistence, fewer INFO fields,
-// no CONFIG REWRITE, port/bind fixed at startup).
+// a comment names one of kvserver's intentional differences (no persistence, port/bind fixed at
+// startup).
 
 #include <sys/resource.h>
 #include <unistd.h>
 
 #include <climits>
+#include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <string>
 #include <vector>
 
+#include "fmt/format.h"
 #include "gtest/gtest.h"
+#include "server/command_stats.h"
 #include "tests/support/command_harness.h"
 #include "tests/support/resp_literals.h"
 
@@ -489,16 +493,138 @@ std::vector<std::string> Headers(const std::string& info) {
 }
 
 TEST_F(ServerFamilyTest, InfoDefaultSections) {
-  // Redis 7.0's default set, in its order; Errorstats is not kept by kvserver.
+  // Redis 7.0's default set, in its order.
   const std::vector<std::string> kDefault = {
-      "# Server",      "# Clients", "# Memory",  "# Persistence", "# Stats",
-      "# Replication", "# CPU",     "# Modules", "# Cluster",     "# Keyspace"};
+      "# Server", "# Clients", "# Memory",     "# Persistence", "# Stats",   "# Replication",
+      "# CPU",    "# Modules", "# Errorstats", "# Cluster",     "# Keyspace"};
   EXPECT_EQ(Headers(Info()), kDefault);
   EXPECT_EQ(Headers(Info({"default"})), kDefault);
   EXPECT_EQ(Headers(Info({"DEFAULT", "cpu"})), kDefault);
-  // kvserver has no command, error or latency statistics: "all" is the default set.
-  EXPECT_EQ(Headers(Info({"all"})), kDefault);
-  EXPECT_EQ(Headers(Info({"everything"})), kDefault);
+  const std::vector<std::string> kAll = {
+      "# Server",       "# Clients", "# Memory",  "# Persistence",  "# Stats",
+      "# Replication",  "# CPU",     "# Modules", "# Commandstats", "# Errorstats",
+      "# Latencystats", "# Cluster", "# Keyspace"};
+  EXPECT_EQ(Headers(Info({"all"})), kAll);
+  EXPECT_EQ(Headers(Info({"everything"})), kAll);
+  EXPECT_EQ(Headers(Info({"module_list"})), std::vector<std::string>{"# Modules"});
+  EXPECT_EQ(Headers(Info({"commandstats", "latencystats"})),
+            (std::vector<std::string>{"# Commandstats", "# Latencystats"}));
+}
+
+// The field of `info` named `name` ("cmdstat_get"), without its name: "calls=1,...".
+std::string Field(const std::string& info, const std::string& name) {
+  const size_t at = info.find("\r\n" + name + ":");
+  if (at == std::string::npos) return "<absent>";
+  const size_t start = at + 3 + name.size();
+  return info.substr(start, info.find("\r\n", start) - start);
+}
+
+// "calls=2,usec=7,usec_per_call=3.50,rejected_calls=0,failed_calls=1" without the timings.
+std::string Counts(const std::string& cmdstat) {
+  if (cmdstat == "<absent>") return cmdstat;
+  const size_t usec = cmdstat.find(",usec=");
+  const size_t rejected = cmdstat.find(",rejected_calls=");
+  return cmdstat.substr(0, usec) + cmdstat.substr(rejected);
+}
+
+TEST_F(ServerFamilyTest, InfoCommandStats) {
+  h.Run({"SET", "k", "v"});
+  h.Run({"GET", "k"});
+  h.Run({"GET", "nope"});
+  h.Run({"GET"});        // rejected: wrong arity, never runs
+  h.Run({"INCR", "k"});  // fails: not an integer
+  h.Run({"CONFIG", "GET", "hz"});
+  h.Run({"CONFIG"});            // the container command, rejected
+  h.Run({"CONFIG", "nosuch"});  // an unknown subcommand counts against nothing
+  h.Run({"nosuch"});            // nor does an unknown command
+  const std::string info = Info({"commandstats"});
+  EXPECT_EQ(info.find("# Commandstats\r\n"), 0u);
+  EXPECT_EQ(Counts(Field(info, "cmdstat_set")), "calls=1,rejected_calls=0,failed_calls=0");
+  EXPECT_EQ(Counts(Field(info, "cmdstat_get")), "calls=2,rejected_calls=1,failed_calls=0");
+  EXPECT_EQ(Counts(Field(info, "cmdstat_incr")), "calls=1,rejected_calls=0,failed_calls=1");
+  EXPECT_EQ(Counts(Field(info, "cmdstat_config|get")), "calls=1,rejected_calls=0,failed_calls=0");
+  EXPECT_EQ(Counts(Field(info, "cmdstat_config")), "calls=0,rejected_calls=1,failed_calls=0");
+  EXPECT_EQ(Field(info, "cmdstat_nosuch"), "<absent>");
+  EXPECT_EQ(Field(info, "cmdstat_del"), "<absent>") << "commands never called are not listed";
+  // The timings are well formed: usec_per_call is usec / calls with two decimals.
+  const std::string get = Field(info, "cmdstat_get");
+  const int64_t usec = std::stoll(get.substr(get.find(",usec=") + 6));
+  const std::string per_call = get.substr(get.find("usec_per_call=") + 14);
+  EXPECT_EQ(per_call.substr(0, per_call.find(',')), fmt::format("{:.2f}", usec / 2.0));
+  // INFO itself is counted after it ran, as in Redis.
+  EXPECT_EQ(Counts(Field(Info({"commandstats"}), "cmdstat_info")),
+            "calls=1,rejected_calls=0,failed_calls=0");
+}
+
+TEST_F(ServerFamilyTest, InfoErrorStats) {
+  EXPECT_EQ(Info({"errorstats"}), "# Errorstats\r\n");
+  h.Run({"SET", "k", "v"});
+  h.Run({"INCR", "k"});
+  h.Run({"LPUSH", "k", "x"});
+  h.Run({"GET"});
+  h.Run({"HELLO", "4"});
+  // Redis lists the codes in byte order.
+  EXPECT_EQ(Info({"errorstats"}),
+            "# Errorstats\r\nerrorstat_ERR:count=3\r\nerrorstat_NOPROTO:count=1\r\n");
+  EXPECT_EQ(h.Run({"CLIENT", "REPLY", "OFF"}), "");
+  h.Run({"INCR", "k"});  // counted even though the reply is dropped
+  h.Run({"CLIENT", "REPLY", "ON"});
+  EXPECT_EQ(Field(Info({"errorstats"}), "errorstat_ERR"), "count=4");
+  EXPECT_EQ(h.Run({"CONFIG", "RESETSTAT"}), kOk);
+  EXPECT_EQ(Info({"errorstats"}), "# Errorstats\r\n");
+  EXPECT_EQ(Info({"commandstats"}).find("cmdstat_incr"), std::string::npos);
+}
+
+TEST_F(ServerFamilyTest, InfoErrorStatsStopAfter128Codes) {
+  ErrorStats stats;
+  for (int i = 0; i < 128; ++i) stats.Record("-E" + std::to_string(i) + " text");
+  EXPECT_EQ(stats.counts().size(), 128u);
+  stats.Record("-E0 again");
+  EXPECT_EQ(stats.counts().at("E0"), 2u);
+  stats.Record("-NEW text");  // the 129th code: Redis empties the table and stops counting
+  EXPECT_TRUE(stats.counts().empty());
+  stats.Record("-E0 again");
+  EXPECT_TRUE(stats.counts().empty());
+  stats.Reset();
+  stats.Record("-no_space_in_32_bytes_so_the_code_is_ERR");
+  EXPECT_EQ(stats.counts().at("ERR"), 1u);
+}
+
+TEST_F(ServerFamilyTest, InfoLatencyStats) {
+  h.Run({"SET", "k", "v"});
+  h.Run({"GET", "k"});
+  h.Run({"GET"});  // rejected calls have no latency
+  h.Run({"CONFIG", "GET", "hz"});
+  const std::string info = Info({"latencystats"});
+  EXPECT_EQ(info.find("# Latencystats\r\n"), 0u);
+  for (const char* name : {"set", "get", "config|get"}) {
+    const std::string line = Field(info, std::string("latency_percentiles_usec_") + name);
+    ASSERT_NE(line, "<absent>") << name;
+    double p50 = 0, p99 = 0, p999 = 0;
+    ASSERT_EQ(std::sscanf(line.c_str(), "p50=%lf,p99=%lf,p99.9=%lf", &p50, &p99, &p999), 3) << line;
+    EXPECT_LE(p50, p99);
+    EXPECT_LE(p99, p999);
+  }
+  EXPECT_EQ(Field(info, "latency_percentiles_usec_del"), "<absent>");
+}
+
+TEST(LatencyHistogramTest, PercentilesAreTheBucketsHighestValues) {
+  LatencyHistogram histogram;
+  EXPECT_EQ(histogram.ValueAtPercentile(50), 0u);
+  for (uint64_t ns = 1; ns <= 100; ++ns) histogram.Record(ns * 1000);
+  EXPECT_EQ(histogram.count(), 100u);
+  // Within 1/8 above the exact value, never below it.
+  for (double p : {1.0, 50.0, 99.0, 99.9, 100.0}) {
+    const double exact = std::ceil(p) * 1000;
+    const double got = static_cast<double>(histogram.ValueAtPercentile(p));
+    EXPECT_GE(got, exact) << p;
+    EXPECT_LE(got, exact * 1.125) << p;
+  }
+  LatencyHistogram small;
+  small.Record(3);
+  EXPECT_EQ(small.ValueAtPercentile(50), 3u) << "values under 8ns are exact";
+  small.Record(uint64_t{1} << 62);  // beyond the range: the last bucket
+  EXPECT_GT(small.ValueAtPercentile(100), uint64_t{1} << 40);
 }
 
 TEST_F(ServerFamilyTest, InfoServerFields) {

@@ -47,7 +47,7 @@ std::string CommandHarness::Run(const std::vector<std::string>& args) {
 std::string CommandHarness::RunViews(const std::vector<std::string_view>& args) {
   out_.Clear();
   writer_.set_protocol(conn_.protocol);
-  dispatcher_.Dispatch(args, conn_, writer_, clock_.NowMs());
+  held_ = !dispatcher_.Dispatch(args, conn_, writer_, clock_.NowMs());
   return std::string(out_.view());
 }
 

@@ -54,6 +54,8 @@ class CommandHarness {
   Db& db() { return state_.dbs.db(conn_.db_index); }
   bool shutdown_requested() const { return shutdown_requested_; }
   FakeClients& clients() { return clients_; }
+  // Whether CLIENT PAUSE held the last command (it did not run, and Run returned "").
+  bool held() const { return held_; }
 
  private:
   std::string RunViews(const std::vector<std::string_view>& args);
@@ -67,6 +69,7 @@ class CommandHarness {
   IoBuffer out_;
   ReplyWriter writer_;
   bool shutdown_requested_ = false;
+  bool held_ = false;
 };
 
 }  // namespace kv::test
