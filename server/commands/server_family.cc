@@ -9,6 +9,7 @@
 #include "server/command_registry.h"
 #include "server/commands/families.h"
 #include "server/commands/help.h"
+#include "server/config_rewrite.h"
 #include "server/errors.h"
 #include "server/glob.h"
 #include "server/info.h"
@@ -177,6 +178,14 @@ void ConfigSet(CommandContext& ctx) {
                   error_text);
 }
 
+// CONFIG REWRITE: the file the server was started with, rewritten in place as Redis does.
+void ConfigRewrite(CommandContext& ctx) {
+  const std::string& path = ctx.server.config.config_file;
+  if (path.empty()) return ctx.reply.Error("The server is running without a config file");
+  if (auto err = RewriteConfigFile(path, ctx.server.config)) return ctx.reply.Error(*err);
+  ctx.reply.Ok();
+}
+
 void ConfigResetStat(CommandContext& ctx) {
   // Redis's resetServerStats, resetCommandTableStats and resetErrorTableStats.
   ctx.server.stats = ServerStats{};
@@ -190,7 +199,8 @@ void ConfigHelp(CommandContext& ctx) {
       ctx, "config",
       {"GET <pattern>", "    Return parameters matching the glob-like <pattern> and their values.",
        "SET <directive> <value>", "    Set the configuration <directive> to <value>.", "RESETSTAT",
-       "    Reset statistics reported by the INFO command."});
+       "    Reset statistics reported by the INFO command.", "REWRITE",
+       "    Rewrite the configuration file."});
 }
 
 // Never reached with a subcommand; CONFIG alone fails the arity check first.
@@ -239,6 +249,8 @@ void RegisterServerFamily(CommandRegistry& r) {
             "Set configuration parameters to the given values", "2.0.0", "@admin @slow @dangerous"},
            {"resetstat", 2, kAdmin | kCmdLoading | kCmdStale, 0, 0, 0, ConfigResetStat, "server",
             "Reset the stats returned by INFO", "2.0.0", "@admin @slow @dangerous"},
+           {"rewrite", 2, kAdmin | kCmdLoading | kCmdStale, 0, 0, 0, ConfigRewrite, "server",
+            "Overwrite the configuration file", "2.8.0", "@admin @slow @dangerous"},
            {"help", 2, kCmdLoading | kCmdStale, 0, 0, 0, ConfigHelp, "server",
             "Show helpful text about the different subcommands", "5.0.0", "@slow"},
        }});

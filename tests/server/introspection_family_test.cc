@@ -195,8 +195,8 @@ TEST_F(IntrospectionTest, CommandInfoContainerListsItsSubcommands) {
     subs.insert(sub.elems[0].str);
     EXPECT_TRUE(sub.elems[9].elems.empty());
   }
-  EXPECT_EQ(subs,
-            (std::set<std::string>{"config|get", "config|set", "config|resetstat", "config|help"}));
+  EXPECT_EQ(subs, (std::set<std::string>{"config|get", "config|set", "config|resetstat",
+                                         "config|rewrite", "config|help"}));
 }
 
 // Every command and subcommand: the fields of COMMAND INFO agree with the table, and the key
@@ -255,7 +255,9 @@ TEST_F(IntrospectionTest, EveryCommandHasSaneKeyPositions) {
     EXPECT_EQ(info.elems[5].num, spec->key_step);
     for (const Reply& cat : info.elems[6].elems) EXPECT_EQ(cat.str.substr(0, 1), "@");
     // One key specification, except BITOP's two (destination and sources).
-    EXPECT_EQ(info.elems[8].elems.size(), spec->first_key == 0 ? 0u : full == "bitop" ? 2u : 1u);
+    const bool two_specs =
+        full == "bitop" || full == "copy" || full == "rename" || full == "renamenx";
+    EXPECT_EQ(info.elems[8].elems.size(), spec->first_key == 0 ? 0u : two_specs ? 2u : 1u);
     EXPECT_EQ(info.elems[9].elems.size(), spec->subcommands.size());
 
     // COMMAND GETKEYS on a minimal command line names exactly the key positions.
@@ -349,7 +351,7 @@ TEST_F(IntrospectionTest, CommandDocsContainer) {
   EXPECT_EQ(map.elems[1].str, "A container for server configuration commands");
   EXPECT_EQ(map.elems[7].str, "Depends on subcommand.");
   EXPECT_EQ(map.elems[8].str, "subcommands");
-  EXPECT_EQ(map.elems[9].elems.size(), 8u) << "four subcommands, each with its docs";
+  EXPECT_EQ(map.elems[9].elems.size(), 10u) << "five subcommands, each with its docs";
 }
 
 TEST_F(IntrospectionTest, CommandListIncludesSubcommands) {
@@ -369,9 +371,10 @@ TEST_F(IntrospectionTest, CommandListFilters) {
             "*2\r\n" + Bulk("config|get") + Bulk("config|set"));
   EXPECT_EQ(h.Run({"command", "list", "filterby", "pattern", "p*ttl"}), "*1\r\n" + Bulk("pttl"));
   EXPECT_EQ(h.Run({"COMMAND", "LIST", "FILTERBY", "ACLCAT", "DANGEROUS"}),
-            "*20\r\n" + Bulk("client|kill") + Bulk("client|list") + Bulk("client|no-evict") +
-                Bulk("client|pause") + Bulk("client|unpause") + Bulk("config|get") + Bulk("config|set") + Bulk("config|resetstat") + Bulk("debug") +
-                Bulk("flushall") + Bulk("flushdb") + Bulk("info") + Bulk("keys") +
+            "*21\r\n" + Bulk("client|kill") + Bulk("client|list") + Bulk("client|no-evict") +
+                Bulk("client|pause") + Bulk("client|unpause") + Bulk("config|get") +
+                Bulk("config|set") + Bulk("config|resetstat") + Bulk("config|rewrite") +
+                Bulk("debug") + Bulk("flushall") + Bulk("flushdb") + Bulk("info") + Bulk("keys") +
                 Bulk("kvfault|error") + Bulk("kvfault|delay") + Bulk("kvfault|drop") +
                 Bulk("kvfault|clear") + Bulk("lastsave") + Bulk("shutdown") + Bulk("swapdb"));
   EXPECT_EQ(h.Run({"COMMAND", "LIST", "FILTERBY", "ACLCAT", "nosuch"}), "*0\r\n");

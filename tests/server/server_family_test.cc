@@ -451,13 +451,14 @@ TEST_F(ServerFamilyTest, ConfigSetSave) {
 }
 
 TEST_F(ServerFamilyTest, ConfigHelp) {
-  // Redis 7.0 also lists REWRITE, which kvserver does not have.
+  // Redis 7.0's text.
   EXPECT_EQ(h.Run({"CONFIG", "HELP"}),
-            "*9\r\n+CONFIG <subcommand> [<arg> [value] [opt] ...]. Subcommands are:\r\n"
+            "*11\r\n+CONFIG <subcommand> [<arg> [value] [opt] ...]. Subcommands are:\r\n"
             "+GET <pattern>\r\n"
             "+    Return parameters matching the glob-like <pattern> and their values.\r\n"
             "+SET <directive> <value>\r\n+    Set the configuration <directive> to <value>.\r\n"
-            "+RESETSTAT\r\n+    Reset statistics reported by the INFO command.\r\n+HELP\r\n"
+            "+RESETSTAT\r\n+    Reset statistics reported by the INFO command.\r\n"
+            "+REWRITE\r\n+    Rewrite the configuration file.\r\n+HELP\r\n"
             "+    Prints this help.\r\n");
 }
 
