@@ -143,6 +143,8 @@ constexpr CommandMeta kMeta[] = {
      "7.0.0|Added the ability to set multiple parameters in one call."},
     {"config|resetstat", "", "", "", "O(1)", ""},
     {"config|rewrite", "", "", "", "O(1)", ""},
+    {"function|flush", "", "", "request_policy:all_shards response_policy:all_succeeded",
+     "O(N) where N is the number of functions deleted", ""},
     {"client|info", "", "", "nondeterministic_output", "O(1)", ""},
     {"client|list", "", "", "nondeterministic_output",
      "O(N) where N is the number of client connections",
