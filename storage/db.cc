@@ -36,7 +36,7 @@ Value* Db::Peek(std::string_view key, int64_t now_ms) {
   const size_t h = KeyHash{}(key);
   Map& map = SegmentFor(h).map;
   auto it = map.find(PrehashedKey{key, h});
-  return it == map.end() ? nullptr : &it->second;
+  return it == map.end() ? nullptr : &(*it)->value();
 }
 
 Value* Db::Find(std::string_view key, int64_t now_ms) {
@@ -63,7 +63,7 @@ void Db::Split(size_t hash) {
   const int bit = 63 - old.depth;  // the first hash bit after the segment's prefix
   for (auto it = old.map.begin(); it != old.map.end();) {
     auto node = old.map.extract(it++);
-    const size_t h = KeyHash{}(node.key());
+    const size_t h = KeyHash{}(node.value()->key());
     ((h >> bit) & 1 ? hi : lo)->map.insert(std::move(node));
   }
   // The old segment filled 2^(depth_ - old.depth) consecutive entries: the first half goes to
@@ -85,13 +85,17 @@ std::pair<Value*, bool> Db::Insert(std::string_view key) {
     // A full segment splits before the insert: inserting first would make the map grow (and
     // rehash every key) only for the split to rehash them all again.
     auto it = seg->map.find(PrehashedKey{key, h});
-    if (it != seg->map.end()) return {&it->second, false};
+    if (it != seg->map.end()) return {&(*it)->value(), false};
     Split(h);
     seg = &SegmentFor(h);
   }
-  auto [it, inserted] = seg->map.try_emplace(PrehashedKey{key, h});
+  bool inserted = false;
+  auto it = seg->map.lazy_emplace(PrehashedKey{key, h}, [&](const auto& construct) {
+    construct(Entry::Make(key));
+    inserted = true;
+  });
   if (inserted) ++size_;
-  return {&it->second, inserted};
+  return {&(*it)->value(), inserted};
 }
 
 void Db::SetString(std::string_view key, std::string_view value, int64_t expire_at_ms,
@@ -131,7 +135,7 @@ bool Db::Take(std::string_view key, int64_t now_ms, Value* value, int64_t* expir
   Map& map = SegmentFor(h).map;
   auto it = map.find(PrehashedKey{key, h});
   if (it == map.end()) return false;
-  *value = std::move(it->second);
+  *value = std::move((*it)->value());
   map.erase(it);
   --size_;
   *expire_at_ms = kNoExpiry;
@@ -164,14 +168,14 @@ bool Db::Persist(std::string_view key) { return expires_.erase(key) > 0; }
 
 void Db::ForEach(absl::FunctionRef<void(std::string_view key, const Value& value)> fn) const {
   for (const auto& seg : segments_) {
-    for (const auto& [key, value] : seg->map) fn(key, value);
+    for (const Entry::Ptr& e : seg->map) fn(e->key(), e->value());
   }
 }
 
 uint64_t Db::Scan(uint64_t cursor, absl::FunctionRef<void(std::string_view key)> fn) const {
   const size_t index = DirIndex(cursor);
   const Segment& seg = *dir_[index];
-  for (const auto& entry : seg.map) fn(entry.first);
+  for (const Entry::Ptr& e : seg.map) fn(e->key());
   const size_t span = size_t{1} << (depth_ - seg.depth);
   const size_t end = (index & ~(span - 1)) + span;
   if (end >= dir_.size()) return 0;
@@ -189,7 +193,7 @@ std::optional<std::string> Db::RandomKey(int64_t now_ms) {
     const Map& map = dir_[index]->map;
     auto it = map.begin();
     std::advance(it, static_cast<ptrdiff_t>((rng_ >> 32) % map.size()));
-    std::string key = it->first.str();
+    std::string key((*it)->key());
     if (!ExpireIfNeeded(key, now_ms)) return key;
   }
   return std::nullopt;

@@ -9,7 +9,9 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "absl/functional/function_ref.h"
+#include "storage/entry.h"
 #include "storage/key_hash.h"
 #include "storage/value.h"
 
@@ -21,7 +23,9 @@ constexpr int64_t kNoExpiry = -1;
 // One logical database: keys to values, plus a second map holding the deadline of every key with
 // a TTL (Redis's split), so that active expiry walks only volatile keys.
 //
-// The keys live in segments: small flat_hash_maps, each holding the keys whose hash starts with
+// Each key and its value live in one Entry; the tables hold pointers to them.
+//
+// The keys live in segments: small flat_hash_sets, each holding the keys whose hash starts with
 // a given bit prefix (extendible hashing). A directory of 2^depth entries, indexed by the top
 // `depth` bits of a key's hash, points at the segments; a segment of local depth d < depth fills
 // 2^(depth-d) consecutive entries. A segment that outgrows kMaxSegmentSize splits in two on its
@@ -109,7 +113,7 @@ class Db {
   ExpireCycleResult ActiveExpire(int64_t now_ms, size_t max_checks);
 
  private:
-  using Map = absl::flat_hash_map<CompactString, Value, KeyHash, KeyEq>;
+  using Map = absl::flat_hash_set<Entry::Ptr, EntryHash, EntryEq>;
   struct Segment {
     Map map;
     int depth = 0;    // how many leading hash bits all its keys share
