@@ -10,6 +10,7 @@ packages=(
   redis-server redis-tools
   clang-14 libclang-rt-14-dev
   clang-format-14 procps python3 gnuplot-nox
+  python3-redis
 )
 
 missing=()
@@ -28,3 +29,19 @@ fi
 
 # The packaged redis-server may start itself as a service on 6379; the tests start their own
 # instances on ephemeral ports, so a running service does no harm, but it is not needed.
+
+# The client compatibility tests (tests/clients) run real Node.js client libraries, pinned by the
+# committed package-lock.json; install them once here so tests never download. Reinstalled only
+# when node_modules is missing or the lock file changed. ioredis 6 and redis 6 need Node.js >= 20.
+node_dir="$(cd "$(dirname "$0")/.." && pwd)/tests/clients/node"
+if ! command -v npm >/dev/null; then
+  echo "setup: npm (Node.js >= 20) is needed for tests/clients/node; install Node.js 20" >&2
+  exit 1
+fi
+lock_sum="$(sha256sum "$node_dir/package-lock.json" | cut -d' ' -f1)"
+stamp="$node_dir/node_modules/.kvserver-lock-sha256"
+if [ "$(cat "$stamp" 2>/dev/null)" != "$lock_sum" ]; then
+  echo "setup: installing the client libraries of tests/clients/node"
+  npm ci --prefix "$node_dir" --no-audit --no-fund
+  echo "$lock_sum" >"$stamp"
+fi

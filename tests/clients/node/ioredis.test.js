@@ -1,0 +1,126 @@
+// ioredis, unchanged, against kvserver: node ioredis.test.js /path/to/kvserver [ioredis|ioredis5]
+'use strict';
+const { test, before, after } = require('node:test');
+const assert = require('node:assert/strict');
+const { requireLibrary, libraryVersion, startKvserver, kvserverBinary } = require('./kvserver');
+
+const binary = kvserverBinary();
+const library = process.argv[3] || 'ioredis';
+const Redis = requireLibrary(library);
+const { ReplyError } = Redis;
+const version = libraryVersion(library);
+const major = Number(version.split('.')[0]);
+console.log(`# ${library} ${version}`);
+
+let server;
+const clients = [];
+function connect(options = {}) {
+  const client = new Redis({ host: '127.0.0.1', port: server.port, ...options });
+  clients.push(client);
+  return client;
+}
+
+before(async () => { server = await startKvserver(binary); });
+after(async () => {
+  for (const c of clients) c.disconnect();
+  await server.stop();
+});
+
+async function suite(redis) {
+  await redis.flushall();
+  assert.equal(await redis.set('a', '1'), 'OK');
+  assert.equal(await redis.get('a'), '1');
+  assert.equal(await redis.incr('a'), 2);
+  assert.equal(await redis.mset('b', 'x', 'c', 'y'), 'OK');
+  assert.deepEqual(await redis.mget('a', 'b', 'missing'), ['2', 'x', null]);
+  assert.equal(await redis.expire('b', 100), 1);
+  const ttl = await redis.ttl('b');
+  assert.ok(ttl > 90 && ttl <= 100, `ttl ${ttl}`);
+  assert.equal(await redis.ttl('missing'), -2);
+  assert.equal(await redis.del('a', 'b', 'missing'), 2);
+
+  const value = Buffer.concat([Buffer.from([...Array(256).keys()]), Buffer.from('\r\n')]);
+  await redis.set(Buffer.from('bin\0key'), value);
+  assert.deepEqual(await redis.getBuffer(Buffer.from('bin\0key')), value);
+
+  await redis.set('s', 'abc');
+  await assert.rejects(redis.incr('s'), (e) => {
+    assert.ok(e instanceof ReplyError, `${e} is a ReplyError`);
+    assert.equal(e.message, 'ERR value is not an integer or out of range');
+    return true;
+  });
+  assert.equal(await redis.get('s'), 'abc');
+}
+
+test('default connection (ready check through INFO)', async () => {
+  const redis = connect();
+  await new Promise((resolve, reject) => { redis.once('ready', resolve); redis.once('error', reject); });
+  assert.equal(redis.status, 'ready');
+  // The ready check parses INFO's "field:value" lines and waits while loading is not 0.
+  const info = await redis.info();
+  assert.match(info, /^redis_version:7\./m);
+  assert.match(info, /^loading:0\r$/m);
+  // CLIENT SETINFO at connect; ioredis 6 speaks RESP3 (HELLO 3) by default.
+  const resp = major >= 6 ? 3 : 2;
+  assert.match(await redis.client('INFO'), new RegExp(` resp=${resp} lib-name=ioredis lib-ver=\\d`));
+  await suite(redis);
+});
+
+test('RESP3 (protocol: 3)', async (t) => {
+  if (major < 6) {
+    t.skip(`${library} ${version} has no RESP3 option`);
+    return;
+  }
+  const redis = connect({ protocol: 3 });
+  await suite(redis);
+  assert.match(await redis.client('INFO'), / resp=3 /);
+  assert.equal(await redis.config('GET', 'maxclients').then(String), 'maxclients,10000');
+});
+
+test('scanStream over 1000 keys sees each once', async () => {
+  const redis = connect();
+  await redis.flushall();
+  const keys = [];
+  for (let i = 0; i < 1000; i++) keys.push(`key:${i}`, 'v');
+  await redis.mset(...keys);
+  const seen = [];
+  await new Promise((resolve, reject) => {
+    const stream = redis.scanStream({ count: 50 });
+    stream.on('data', (batch) => seen.push(...batch));
+    stream.on('end', resolve);
+    stream.on('error', reject);
+  });
+  assert.equal(seen.length, 1000);
+  assert.equal(new Set(seen).size, 1000);
+});
+
+test('pipeline and auto-pipelining', async () => {
+  const redis = connect({ enableAutoPipelining: true });
+  await redis.flushall();
+  const pipeline = redis.pipeline();
+  for (let i = 0; i < 500; i++) pipeline.set(`p:${i}`, i).incr(`p:${i}`);
+  pipeline.incr('p:missing-int').set('p:s', 'x').incr('p:s');
+  const results = await pipeline.exec();
+  assert.equal(results.length, 1003);
+  assert.deepEqual(results[0], [null, 'OK']);
+  assert.deepEqual(results[999], [null, 500]);
+  assert.ok(results[1002][0] instanceof ReplyError);
+  const many = await Promise.all([...Array(200).keys()].map((i) => redis.get(`p:${i}`)));
+  assert.equal(many[199], '200');
+});
+
+test('connection name, database selection, reconnect after CLIENT KILL', async () => {
+  const redis = connect({ connectionName: 'compat-ioredis', db: 2 });
+  assert.equal(await redis.client('GETNAME'), 'compat-ioredis');
+  await redis.set('in-db-2', 'x');
+  const admin = connect();
+  assert.equal(await admin.get('in-db-2'), null);
+  const id = await redis.client('ID');
+  const reconnected = new Promise((resolve) => redis.once('ready', resolve));
+  assert.equal(await admin.client('KILL', 'ID', String(id)), 1);
+  // ioredis reconnects, re-selects db 2 and sets its name again.
+  await reconnected;
+  assert.equal(await redis.get('in-db-2'), 'x');
+  assert.notEqual(await redis.client('ID'), id);
+  assert.equal(await redis.client('GETNAME'), 'compat-ioredis');
+});

@@ -1,0 +1,125 @@
+// node-redis, unchanged, against kvserver: node node-redis.test.js /path/to/kvserver [redis|redis4|redis5]
+'use strict';
+const { test, before, after } = require('node:test');
+const assert = require('node:assert/strict');
+const { requireLibrary, libraryVersion, startKvserver, kvserverBinary } = require('./kvserver');
+
+const binary = kvserverBinary();
+const library = process.argv[3] || 'redis';
+const redisLib = requireLibrary(library);
+const { createClient, ErrorReply } = redisLib;
+const version = libraryVersion(library);
+const major = Number(version.split('.')[0]);
+console.log(`# ${library} ${version}`);
+
+let server;
+const clients = [];
+async function connect(options = {}) {
+  const client = createClient({ socket: { host: '127.0.0.1', port: server.port }, ...options });
+  client.on('error', () => {});  // reconnects are expected in one test
+  clients.push(client);
+  await client.connect();
+  return client;
+}
+
+// v4 returns Buffers through commandOptions, v5 and later through a type mapping.
+function getBuffer(client, key) {
+  if (major < 5) return client.get(redisLib.commandOptions({ returnBuffers: true }), key);
+  return client.withTypeMapping({ [redisLib.RESP_TYPES.BLOB_STRING]: Buffer }).get(key);
+}
+
+before(async () => { server = await startKvserver(binary); });
+after(async () => {
+  for (const c of clients) if (c.isOpen) await c.disconnect();
+  await server.stop();
+});
+
+async function suite(client) {
+  await client.flushAll();
+  assert.equal(await client.set('a', '1'), 'OK');
+  assert.equal(await client.get('a'), '1');
+  assert.equal(await client.incr('a'), 2);
+  assert.equal(await client.mSet(['b', 'x', 'c', 'y']), 'OK');
+  assert.deepEqual(await client.mGet(['a', 'b', 'missing']), ['2', 'x', null]);
+  assert.equal(Number(await client.expire('b', 100)), 1);
+  const ttl = await client.ttl('b');
+  assert.ok(ttl > 90 && ttl <= 100, `ttl ${ttl}`);
+  assert.equal(await client.ttl('missing'), -2);
+  assert.equal(await client.del(['a', 'b', 'missing']), 2);
+
+  const value = Buffer.concat([Buffer.from([...Array(256).keys()]), Buffer.from('\r\n')]);
+  await client.set('bin\0key', value);
+  assert.deepEqual(await getBuffer(client, 'bin\0key'), value);
+
+  await client.set('s', 'abc');
+  await assert.rejects(client.incr('s'), (e) => {
+    assert.ok(e instanceof ErrorReply, `${e} is an ErrorReply`);
+    assert.equal(e.message, 'ERR value is not an integer or out of range');
+    return true;
+  });
+  assert.equal(await client.get('s'), 'abc');
+}
+
+test('default connection', async () => {
+  const client = await connect();
+  assert.equal(await client.ping(), 'PONG');
+  await suite(client);
+  // Versions 4.6 and later name themselves at connect with CLIENT SETINFO; version 6 speaks
+  // RESP3 (HELLO 3) by default.
+  const resp = major >= 6 ? 3 : 2;
+  assert.match(String(await client.sendCommand(['CLIENT', 'INFO'])),
+               new RegExp(` resp=${resp} .*lib-name=node-redis lib-ver=\\d`));
+});
+
+test('RESP: 2 and RESP: 3', async (t) => {
+  if (major < 5) {
+    t.skip(`${library} ${version} has no RESP option (RESP2 only)`);
+    return;
+  }
+  for (const RESP of [2, 3]) {
+    const client = await connect({ RESP });
+    await suite(client);
+    assert.match(String(await client.sendCommand(['CLIENT', 'INFO'])), new RegExp(` resp=${RESP} `));
+  }
+});
+
+test('scanIterator over 1000 keys sees each once', async () => {
+  const client = await connect();
+  await client.flushAll();
+  const keys = [];
+  for (let i = 0; i < 1000; i++) keys.push(`key:${i}`, 'v');
+  await client.mSet(keys);
+  const seen = [];
+  // v4 yields keys one by one, v5 and later a batch per SCAN reply.
+  for await (const k of client.scanIterator({ COUNT: 50 })) seen.push(...(Array.isArray(k) ? k : [k]));
+  assert.equal(seen.length, 1000);
+  assert.equal(new Set(seen).size, 1000);
+});
+
+test('pipeline (execAsPipeline) and implicit pipelining', async () => {
+  const client = await connect();
+  await client.flushAll();
+  const batch = client.multi();
+  for (let i = 0; i < 500; i++) batch.set(`p:${i}`, String(i)).incr(`p:${i}`);
+  const results = await batch.execAsPipeline();
+  assert.equal(results.length, 1000);
+  assert.equal(results[0], 'OK');
+  assert.equal(results[999], 500);
+  const many = await Promise.all([...Array(200).keys()].map((i) => client.get(`p:${i}`)));
+  assert.equal(many[199], '200');
+});
+
+test('client name, database selection, reconnect after CLIENT KILL', async () => {
+  const client = await connect({ name: 'compat-node-redis', database: 2 });
+  assert.equal(await client.sendCommand(['CLIENT', 'GETNAME']), 'compat-node-redis');
+  await client.set('in-db-2', 'x');
+  const admin = await connect();
+  assert.equal(await admin.get('in-db-2'), null);
+  const id = await client.sendCommand(['CLIENT', 'ID']);
+  const reconnected = new Promise((resolve) => client.once('ready', resolve));
+  assert.equal(await admin.sendCommand(['CLIENT', 'KILL', 'ID', String(id)]), 1);
+  await reconnected;  // node-redis reconnects, re-selects db 2 and sets its name again
+  assert.equal(await client.get('in-db-2'), 'x');
+  assert.notEqual(await client.sendCommand(['CLIENT', 'ID']), id);
+  assert.equal(await client.sendCommand(['CLIENT', 'GETNAME']), 'compat-node-redis');
+});
