@@ -55,6 +55,8 @@ class RespParser {
   ProtocolError error() const { return error_; }
   // The reply Redis sends for the error, without the leading '-' and the trailing CRLF.
   std::string ErrorMessage() const;
+  // Changes the limits; only between commands (after kCommand, or before the first Parse).
+  void set_limits(const ParserLimits* limits) { limits_ = limits; }
   // Forgets any partly parsed command.
   void Reset();
 

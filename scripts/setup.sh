@@ -9,7 +9,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev libhiredis-dev
   redis-server redis-tools
   clang-14 libclang-rt-14-dev
-  clang-format-14 procps python3 gnuplot-nox
+  clang-format-14 procps python3 gnuplot-nox iproute2
   python3-redis
 )
 

@@ -3,6 +3,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <span>
+#include <string>
 #include <string_view>
 
 #include "server/conn_state.h"
@@ -24,6 +26,12 @@ struct ClientInfo {
   size_t tot_mem = 0;    // memory the connection holds
   bool writing = false;  // replies are waiting for the socket (events=rw)
 };
+
+// Appends one line of CLIENT LIST (newline included) describing `info`, as Redis's
+// catClientInfoString. `caller` is the connection running the current command and `caller_args`
+// its arguments (they count in its argv-mem); `now_ms` is the command's time.
+void AppendClientInfo(std::string& out, const ClientInfo& info, const ConnState& caller,
+                      std::span<const std::string_view> caller_args, int64_t now_ms);
 
 // The server's connections, as the CLIENT commands see them. The Server implements it; tests
 // may provide their own.

@@ -183,6 +183,59 @@ std::string GetDir(const Config& c) {
   return ec ? c.dir : cwd.string();
 }
 
+// Redis's getClientTypeByName, for the classes client-output-buffer-limit accepts (not master).
+std::optional<ClientClass> ClientClassByName(std::string_view name) {
+  if (EqualsIgnoreCase(name, "normal")) return ClientClass::kNormal;
+  if (EqualsIgnoreCase(name, "slave") || EqualsIgnoreCase(name, "replica")) {
+    return ClientClass::kReplica;
+  }
+  if (EqualsIgnoreCase(name, "pubsub")) return ClientClass::kPubSub;
+  return std::nullopt;
+}
+
+// Redis's updateClientOutputBufferLimit: "<class> <hard> <soft> <soft-seconds>" any number of
+// times; every triplet is checked before any is applied.
+std::optional<std::string> SetOutputBufferLimit(Config& c, const Args& a) {
+  if (a.size() % 4 != 0) return "Wrong number of arguments in buffer limit configuration.";
+  auto limits = c.client_output_buffer_limit;
+  for (size_t j = 0; j < a.size(); j += 4) {
+    auto cls = ClientClassByName(a[j]);
+    if (!cls) return "Invalid client class specified in buffer limit configuration.";
+    auto hard = ParseMemory(a[j + 1]);
+    auto soft = ParseMemory(a[j + 2]);
+    char* end = nullptr;
+    // Redis keeps strtoll's result in an int.
+    const int seconds = static_cast<int>(std::strtoll(a[j + 3].c_str(), &end, 10));
+    if (!hard || !soft || seconds < 0 || *end != '\0') {
+      return "Error in hard, soft or soft_seconds setting in buffer limit configuration.";
+    }
+    limits[static_cast<size_t>(*cls)] = {static_cast<uint64_t>(*hard), static_cast<uint64_t>(*soft),
+                                         seconds};
+  }
+  c.client_output_buffer_limit = limits;
+  return std::nullopt;
+}
+
+std::string GetOutputBufferLimit(const Config& c) {
+  static constexpr std::string_view kNames[kClientClasses] = {"normal", "slave", "pubsub"};
+  std::string out;
+  for (size_t j = 0; j < kClientClasses; ++j) {
+    const OutputBufferLimit& l = c.client_output_buffer_limit[j];
+    if (j > 0) out += ' ';
+    out += kNames[j];
+    out += ' ' + std::to_string(l.hard) + ' ' + std::to_string(l.soft) + ' ' +
+           std::to_string(l.soft_seconds);
+  }
+  return out;
+}
+
+std::optional<std::string> SetProtectedMode(Config& c, const Args& a) {
+  auto v = ParseYesNo(a[0]);
+  if (!v) return "argument must be 'yes' or 'no'";
+  c.protected_mode = *v;
+  return std::nullopt;
+}
+
 constexpr int64_t kMaxPort = 65535;
 constexpr int64_t kMb = 1024 * 1024;
 
@@ -214,6 +267,12 @@ const std::vector<Directive>& Directives() {
        SetMemory<&Config::proto_max_bulk_len, kMb>},
       {"client-query-buffer-limit", true, false, 1, 1, GetInt<&Config::client_query_buffer_limit>,
        SetMemory<&Config::client_query_buffer_limit, kMb>},
+      {"client-output-buffer-limit", true, false, 0, 0, GetOutputBufferLimit, SetOutputBufferLimit},
+      {"requirepass", true, false, 1, 1, GetString<&Config::requirepass>,
+       SetString<&Config::requirepass>},
+      {"protected-mode", true, false, 1, 1,
+       [](const Config& c) { return std::string(c.protected_mode ? "yes" : "no"); },
+       SetProtectedMode},
       {"save", true, false, 0, 0, GetString<&Config::save>, SetSave},
       {"appendonly", true, false, 1, 1,
        [](const Config& c) { return std::string(c.appendonly ? "yes" : "no"); }, SetAppendOnly},

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -7,6 +8,18 @@
 #include <vector>
 
 namespace kv {
+
+// Redis's client classes for client-output-buffer-limit, in the order CONFIG GET lists them.
+enum class ClientClass { kNormal, kReplica, kPubSub };
+inline constexpr size_t kClientClasses = 3;
+
+// One class's client-output-buffer-limit: a client whose pending replies reach `hard` bytes, or
+// stay at `soft` bytes or more for over `soft_seconds`, is disconnected. 0 disables a limit.
+struct OutputBufferLimit {
+  uint64_t hard = 0;
+  uint64_t soft = 0;
+  int64_t soft_seconds = 0;
+};
 
 // Every directive kvserver understands, with Redis's names and defaults. conf/kvserver.conf
 // documents each one.
@@ -25,6 +38,20 @@ struct Config {
   int64_t hz = 10;
   int64_t proto_max_bulk_len = 512LL * 1024 * 1024;
   int64_t client_query_buffer_limit = 1024LL * 1024 * 1024;
+  // Redis's defaults, except that normal clients get a hard limit of 1 GB where Redis has none:
+  // twice the largest value (proto-max-bulk-len), so any single reply fits, while a client that
+  // stops reading while one command's reply grows past it (KEYS, MGET on a huge keyspace) is cut
+  // off instead of taking the server's memory. Pipelined replies pause reading long before
+  // (see Connection), so a well-behaved client never comes near it.
+  std::array<OutputBufferLimit, kClientClasses> client_output_buffer_limit = {{
+      {1024ULL * 1024 * 1024, 0, 0},
+      {256ULL * 1024 * 1024, 64ULL * 1024 * 1024, 60},
+      {32ULL * 1024 * 1024, 8ULL * 1024 * 1024, 60},
+  }};
+  // The default user's password; empty means none (every client is authenticated).
+  std::string requirepass;
+  // With no password, only loopback and unix socket clients are served.
+  bool protected_mode = true;
   // Accepted so that tools which ask for them (redis-benchmark reads both) get Redis's answers;
   // kvserver keeps no data on disk, so only "no persistence" values are allowed.
   std::string save;

@@ -14,6 +14,9 @@ struct ConnState {
   size_t db_index = 0;
   int protocol = 2;
   std::string name;
+  // False until AUTH or HELLO AUTH succeeds when the server requires a password; a client that
+  // connected while none was set stays authenticated, as in Redis.
+  bool authenticated = true;
   // Set by QUIT and fatal errors: the connection closes once the replies are written.
   bool close_after_reply = false;
   // When the connection was accepted, for CLIENT LIST's age.

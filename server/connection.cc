@@ -14,7 +14,9 @@
 #include <exception>
 #include <utility>
 
+#include "server/auth.h"
 #include "server/server.h"
+#include "server/strings.h"
 
 namespace kv {
 
@@ -27,6 +29,10 @@ constexpr size_t kOutputHighWater = 256 * 1024;
 // Redis buffers without limit for normal clients; this bounds the memory a client that never
 // reads can take, while leaving room for pipelines written in full before any reply is read.
 constexpr size_t kMaxPendingOutput = 16 * 1024 * 1024;
+// Pending replies up to this size do not count against client-output-buffer-limit, as Redis does
+// not count its clients' fixed 16 KB reply buffer (PROTO_REPLY_CHUNK_BYTES): tiny limits then
+// behave as in Redis instead of closing a client on its first reply.
+constexpr size_t kUncountedOutput = 16 * 1024;
 // Each read asks for at least this much room, like Redis's PROTO_IOBUF_LEN.
 constexpr size_t kReadChunk = 16 * 1024;
 // Buffers that grew past this for one big request or reply are released once empty.
@@ -68,6 +74,9 @@ Connection::Connection(Server* server, Socket socket, uint64_t id)
       writer_(&out_),
       resume_(socket_.get_executor(), boost::asio::steady_timer::time_point::max()) {
   state_.id = id;
+  // Redis's createClient: a client is born authenticated when no password is required.
+  state_.authenticated = server->state_.config.requirepass.empty();
+  UpdateParserLimits();
   state_.created_ms = server->state_.clock->NowMs();
   const int fd = socket_.native_handle();
   fd_ = fd;
@@ -139,6 +148,7 @@ asio::awaitable<void> Connection::Serve() {
     while (true) {
       if (input_left && !state_.close_after_reply && out_.size() < kMaxPendingOutput) {
         input_left = ProcessInput();
+        if (close_asap_) co_return;
       }
       if (delay_ms_ > 0) {
         // An injected delay: this connection's replies wait on a timer; other clients go on.
@@ -268,6 +278,14 @@ bool Connection::ProcessInput() {
       in_.Consume(consumed);
       return false;
     }
+    const std::string_view name = parser_.args()[0];
+    if (EqualsIgnoreCase(name, "post") || EqualsIgnoreCase(name, "host:")) {
+      // An HTTP request: someone is trying cross protocol scripting. Redis drops the client
+      // without a reply.
+      server_->WarnCrossProtocol();
+      close_asap_ = true;
+      return false;
+    }
     writer_.set_protocol(state_.protocol);
     // A fault a test armed (KVFAULT or the embedding API) may replace or delay this command.
     if ((!st.faults.armed() || TakeFault(parser_.args()[0])) &&
@@ -278,6 +296,8 @@ bool Connection::ProcessInput() {
     }
     // The arguments point into the input buffer: drop the command only after it ran.
     in_.Consume(consumed);
+    UpdateParserLimits();
+    if (CloseIfOverOutputLimit(now_ms, /*from_cron=*/false)) return false;
     if (state_.close_after_reply) return false;
     // After an injected delay, later commands wait too, so replies keep their order.
     if (out_.size() >= stop_at || delay_ms_ > 0) return !in_.empty();
@@ -304,6 +324,50 @@ bool Connection::TakeFault(std::string_view name) {
       return false;
   }
   return true;
+}
+
+void Connection::UpdateParserLimits() {
+  parser_.set_limits(AuthRequired(state_, server_->state_)
+                         ? &server_->unauthenticated_parser_limits_
+                         : &server_->parser_limits_);
+}
+
+bool Connection::CloseIfOverOutputLimit(int64_t now_ms, bool from_cron) {
+  if (closed_ || close_asap_ || !OverOutputLimit(now_ms)) return false;
+  if (server_->log_) {
+    std::string client;
+    AppendClientInfo(client, Describe(), state_, {}, now_ms);
+    client.pop_back();  // the newline
+    if (from_cron) {
+      server_->log_->warn("Client {} closed for overcoming of output buffer limits.", client);
+    } else {
+      server_->log_->warn(
+          "Client {} scheduled to be closed ASAP for overcoming of output buffer limits.", client);
+    }
+  }
+  if (from_cron) {
+    Close();
+  } else {
+    close_asap_ = true;  // the loop ends after the command, dropping the replies
+  }
+  return true;
+}
+
+bool Connection::OverOutputLimit(int64_t now_ms) {
+  const OutputBufferLimit& limit =
+      server_->state_.config.client_output_buffer_limit[static_cast<size_t>(ClientClass::kNormal)];
+  const uint64_t used = out_.size() > kUncountedOutput ? out_.size() - kUncountedOutput : 0;
+  if (limit.hard != 0 && used >= limit.hard) return true;
+  if (limit.soft == 0 || used < limit.soft) {
+    soft_limit_since_s_ = 0;
+    return false;
+  }
+  const int64_t now_s = now_ms / 1000;
+  if (soft_limit_since_s_ == 0) {
+    soft_limit_since_s_ = now_s;
+    return false;
+  }
+  return now_s - soft_limit_since_s_ > limit.soft_seconds;
 }
 
 bool Connection::WriteOutput() {

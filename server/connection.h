@@ -24,7 +24,8 @@ class Server;
 // readable or writable, whichever comes first: clients that send a whole pipeline before reading
 // any reply must not deadlock against a server that waits for them to read. Only once
 // kMaxPendingOutput bytes of replies wait does reading pause, so a client that never reads
-// cannot make the server buffer without bound.
+// cannot make the server buffer without bound; a client whose replies still pass its
+// client-output-buffer-limit (one command with a huge reply) is disconnected.
 class Connection : public std::enable_shared_from_this<Connection> {
  public:
   using Socket = boost::asio::generic::stream_protocol::socket;
@@ -44,6 +45,10 @@ class Connection : public std::enable_shared_from_this<Connection> {
   ClientInfo Describe() const;
   int64_t last_interaction_ms() const { return last_interaction_ms_; }
   bool held() const { return held_; }
+  // Redis's closeClientOnOutputBufferLimitReached: when the pending replies are over the
+  // client-output-buffer-limit, logs it and closes the connection (at once from the server's
+  // cron, after the running command otherwise). True when it did.
+  bool CloseIfOverOutputLimit(int64_t now_ms, bool from_cron);
 
  private:
   // Returns when the connection should close.
@@ -66,6 +71,11 @@ class Connection : public std::enable_shared_from_this<Connection> {
   bool TakeFault(std::string_view name);
   // Writes as much pending output as the socket takes without blocking; false on an error.
   bool WriteOutput();
+  // Redis's checkClientOutputBufferLimits for a normal client: true when the pending replies
+  // reached the hard limit, or stayed at the soft limit for longer than its seconds.
+  bool OverOutputLimit(int64_t now_ms);
+  // Points the parser at the limits for this client's authentication state.
+  void UpdateParserLimits();
 
   Server* server_;
   Socket socket_;
@@ -88,6 +98,10 @@ class Connection : public std::enable_shared_from_this<Connection> {
   // (which never expires by itself) until Resume() or Close() cancels the wait.
   bool held_ = false;
   boost::asio::steady_timer resume_;
+  // Close at once, dropping pending replies (Redis's CLIENT_CLOSE_ASAP).
+  bool close_asap_ = false;
+  // When the pending replies reached the soft output limit (seconds), 0 while below it.
+  int64_t soft_limit_since_s_ = 0;
 };
 
 }  // namespace kv

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <string>
 
+#include "server/auth.h"
 #include "server/errors.h"
 
 namespace kv {
@@ -63,6 +64,14 @@ bool Dispatcher::Run(std::span<const std::string_view> args, ConnState& conn, Re
     // Redis's rejectCommand: counted against the command, which never ran.
     ++stats.rejected_calls;
     reply.Error(WrongArityError(FullName(*spec)));
+    return true;
+  }
+  // Redis's processCommand: before authenticating, only the no-auth commands (AUTH, HELLO, QUIT)
+  // run.
+  if (AuthRequired(conn, *state_) && (spec->flags & kCmdNoAuth) == 0) {
+    // Redis's rejectCommand: counted against the command, which never ran.
+    ++stats.rejected_calls;
+    reply.Error(errors::kNoAuth);
     return true;
   }
   // Redis's processCommand holds a command under CLIENT PAUSE only once it would run: unknown

@@ -20,6 +20,9 @@ inline constexpr std::string_view kDbIndexOutOfRange = "DB index is out of range
 inline constexpr std::string_view kNoSuchKey = "no such key";
 inline constexpr std::string_view kStringTooLong =
     "string exceeds maximum allowed size (proto-max-bulk-len)";
+inline constexpr std::string_view kNoAuth = "-NOAUTH Authentication required.";
+inline constexpr std::string_view kWrongPass =
+    "-WRONGPASS invalid username-password pair or user is disabled.";
 }  // namespace errors
 
 // The reply text for a failed storage operation.

@@ -17,12 +17,14 @@
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <random>
 
 #include "server/connection.h"
 #include "server/info.h"
+#include "server/protected_mode.h"
 
 namespace kv {
 
@@ -99,6 +101,8 @@ Server::~Server() {
 
 void Server::ApplyConfig() {
   parser_limits_.max_bulk_len = state_.config.proto_max_bulk_len;
+  unauthenticated_parser_limits_ = parser_limits_;
+  unauthenticated_parser_limits_.unauthenticated = true;
   if (log_) log_->set_level(LevelFor(state_.config.loglevel));
 }
 
@@ -293,6 +297,17 @@ void Server::Admit(int protocol_family, int protocol, int native_fd) {
     ++state_.stats.rejected_connections;
     return;
   }
+  sockaddr_storage peer{};
+  socklen_t peer_len = sizeof(peer);
+  auto* peer_addr = reinterpret_cast<sockaddr*>(&peer);
+  if (::getpeername(native_fd, peer_addr, &peer_len) == 0 &&
+      ProtectedModeRefuses(state_.config, peer_addr)) {
+    [[maybe_unused]] ssize_t n =
+        ::send(native_fd, kProtectedModeDenied.data(), kProtectedModeDenied.size(), MSG_NOSIGNAL);
+    ::close(native_fd);
+    ++state_.stats.rejected_connections;
+    return;
+  }
   // Like Redis's stat_numconnections, only connections that were let in count.
   ++state_.stats.total_connections_received;
   Connection::Socket socket(io_, asio::generic::stream_protocol(protocol_family, protocol),
@@ -323,6 +338,18 @@ void Server::KillClient(uint64_t id) {
       c->Close();
       return;
     }
+  }
+}
+
+void Server::WarnCrossProtocol() {
+  const int64_t now_s = state_.clock->NowMs() / 1000;
+  if (std::llabs(now_s - security_warning_logged_s_) <= 60) return;
+  security_warning_logged_s_ = now_s;
+  if (log_) {
+    log_->warn(
+        "Possible SECURITY ATTACK detected. It looks like somebody is sending POST or Host: "
+        "commands to Redis. This is likely due to an attacker attempting to use Cross Protocol "
+        "Scripting to compromise your Redis instance. Connection aborted.");
   }
 }
 
@@ -387,6 +414,9 @@ asio::awaitable<void> Server::Cron() {
       last_sample = now;
       state_.used_memory_peak = std::max(state_.used_memory_peak, UsedMemory());
     }
+    // Redis's clientsCron: a client whose reading is paused runs no command, so its soft output
+    // limit is checked here. Close() leaves the set alone; the loop forgets the connection.
+    for (Connection* c : connections_) c->CloseIfOverOutputLimit(now_ms, /*from_cron=*/true);
     if (state_.config.timeout > 0) {
       const int64_t limit_ms = state_.config.timeout * 1000;
       std::vector<Connection*> idle;

@@ -78,6 +78,8 @@ class Server : public ClientRegistry {
   // After CLIENT PAUSE/UNPAUSE and when a pause ends: wakes every held connection, oldest first,
   // and sets pause_timer_ for the end of the pause still in force.
   void OnPauseChanged();
+  // Redis's securityWarningCommand: a client sent POST or Host: (an HTTP request).
+  void WarnCrossProtocol();
 
   boost::asio::io_context io_{1};
   std::shared_ptr<spdlog::logger> log_;
@@ -86,6 +88,10 @@ class Server : public ClientRegistry {
   ServerState state_;
   Dispatcher dispatcher_;
   ParserLimits parser_limits_;
+  // The same limits for clients that must authenticate first (Redis's pre-auth limits).
+  ParserLimits unauthenticated_parser_limits_;
+  // When the cross-protocol warning was last logged (seconds), to log it at most once a minute.
+  int64_t security_warning_logged_s_ = 0;
   std::vector<std::unique_ptr<boost::asio::ip::tcp::acceptor>> tcp_acceptors_;
   std::unique_ptr<boost::asio::local::stream_protocol::acceptor> unix_acceptor_;
   boost::asio::steady_timer cron_timer_{io_};

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "protocol/number.h"
+#include "server/auth.h"
 #include "server/client_registry.h"
 #include "server/command_registry.h"
 #include "server/commands/families.h"
@@ -40,11 +41,6 @@ bool SetNameOrReply(CommandContext& ctx, std::string_view name) {
   return true;
 }
 
-// The only user is "default", with no password (there is no requirepass or ACL yet).
-bool Authenticate(std::string_view user, std::string_view /*password*/) {
-  return user == "default";
-}
-
 // getClientTypeByName; kvserver's clients are all normal ones.
 enum class ClientType { kUnknown, kNormal, kReplica, kPubSub, kMaster };
 
@@ -70,62 +66,6 @@ ClientInfo DescribeSelf(CommandContext& ctx) {
   return self;
 }
 
-// One line of CLIENT LIST, as Redis 7.2's catClientInfoString (7.0.15's fields, then lib-name and
-// lib-ver). Fields kvserver has no use for yet (pubsub, MULTI, tracking) have their idle values.
-void AppendClientInfo(std::string& out, const ClientInfo& info, const CommandContext& ctx) {
-  const ConnState& st = *info.state;
-  const bool self = &st == &ctx.conn;
-  std::string flags;
-  if (st.close_after_reply) flags += 'c';
-  if (info.unix_socket) flags += 'U';
-  if (st.no_evict) flags += 'e';
-  if (st.no_touch) flags += 'T';
-  if (flags.empty()) flags = "N";
-  // Redis keeps the arguments of the running command only (argv-mem), and ages in whole seconds
-  // of its cached unixtime.
-  size_t argv_mem = 0;
-  if (self) {
-    for (std::string_view a : ctx.args) argv_mem += a.size();
-  }
-  const int64_t now_s = ctx.now_ms / 1000;
-  std::string cmd = "NULL";
-  if (st.last_cmd != nullptr) {
-    cmd = st.last_cmd->parent.empty()
-              ? std::string(st.last_cmd->name)
-              : std::string(st.last_cmd->parent) + "|" + std::string(st.last_cmd->name);
-  }
-  out += "id=" + std::to_string(st.id);
-  out += " addr=";
-  out += info.addr;
-  out += " laddr=";
-  out += info.laddr;
-  out += " fd=" + std::to_string(info.fd);
-  out += " name=" + st.name;
-  out += " age=" + std::to_string(now_s - st.created_ms / 1000);
-  out += " idle=" + std::to_string(now_s - info.last_interaction_ms / 1000);
-  out += " flags=" + flags;
-  out += " db=" + std::to_string(st.db_index);
-  out += " sub=0 psub=0 ssub=0 multi=-1";
-  out += " qbuf=" + std::to_string(info.qbuf);
-  out += " qbuf-free=" + std::to_string(info.qbuf_free);
-  out += " argv-mem=" + std::to_string(argv_mem);
-  out += " multi-mem=0";
-  out += " rbs=" + std::to_string(info.rbs);
-  out += " rbp=" + std::to_string(info.obl);
-  out += " obl=" + std::to_string(info.obl);
-  out += " oll=0 omem=0";
-  out += " tot-mem=" + std::to_string(info.tot_mem + argv_mem);
-  // Replies of the running batch are not "waiting for the socket" yet, as Redis installs its
-  // write handler only when a write falls short.
-  out += info.writing && !self ? " events=rw" : " events=r";
-  out += " cmd=" + cmd;
-  out += " user=default redir=-1";
-  out += " resp=" + std::to_string(st.protocol);
-  out += " lib-name=" + st.lib_name;
-  out += " lib-ver=" + st.lib_ver;
-  out += '\n';
-}
-
 // HELLO [protover [AUTH username password] [SETNAME clientname]]
 void Hello(CommandContext& ctx) {
   int64_t version = 0;
@@ -141,8 +81,8 @@ void Hello(CommandContext& ctx) {
     const size_t more = ctx.args.size() - 1 - j;
     std::string_view opt = ctx.args[j];
     if (EqualsIgnoreCase(opt, "auth") && more >= 2) {
-      if (!Authenticate(ctx.args[j + 1], ctx.args[j + 2])) {
-        return ctx.reply.Error("-WRONGPASS invalid username-password pair or user is disabled.");
+      if (!Authenticate(ctx.conn, ctx.server, ctx.args[j + 1], ctx.args[j + 2])) {
+        return ctx.reply.Error(errors::kWrongPass);
       }
       j += 2;
     } else if (EqualsIgnoreCase(opt, "setname") && more >= 1) {
@@ -151,6 +91,12 @@ void Hello(CommandContext& ctx) {
     } else {
       return ctx.reply.Error("Syntax error in HELLO option '" + std::string(opt) + "'");
     }
+  }
+  if (!ctx.conn.authenticated) {
+    return ctx.reply.Error(
+        "-NOAUTH HELLO must be called with the client already authenticated, otherwise the HELLO "
+        "AUTH <user> <pass> option can be used to authenticate the client and select the RESP "
+        "protocol version at the same time");
   }
   if (version != 0) {
     ctx.conn.protocol = static_cast<int>(version);
@@ -192,7 +138,7 @@ void ClientGetName(CommandContext& ctx) {
 
 void ClientInfoCmd(CommandContext& ctx) {
   std::string out;
-  AppendClientInfo(out, DescribeSelf(ctx), ctx);
+  AppendClientInfo(out, DescribeSelf(ctx), ctx.conn, ctx.args, ctx.now_ms);
   ctx.reply.Verbatim(out);
 }
 
@@ -216,11 +162,13 @@ void ClientList(CommandContext& ctx) {
     // In the order the ids were given, repeats included, as Redis's lookups.
     for (int64_t id : ids) {
       if (ctx.server.clients == nullptr) {
-        if (static_cast<uint64_t>(id) == ctx.conn.id) AppendClientInfo(out, DescribeSelf(ctx), ctx);
+        if (static_cast<uint64_t>(id) == ctx.conn.id)
+          AppendClientInfo(out, DescribeSelf(ctx), ctx.conn, ctx.args, ctx.now_ms);
         continue;
       }
       ctx.server.clients->ForEachClient([&](const ClientInfo& info) {
-        if (static_cast<int64_t>(info.state->id) == id) AppendClientInfo(out, info, ctx);
+        if (static_cast<int64_t>(info.state->id) == id)
+          AppendClientInfo(out, info, ctx.conn, ctx.args, ctx.now_ms);
       });
     }
     return ctx.reply.Verbatim(out);
@@ -228,10 +176,11 @@ void ClientList(CommandContext& ctx) {
     return ctx.reply.Error(errors::kSyntax);
   }
   if (ctx.server.clients == nullptr) {
-    AppendClientInfo(out, DescribeSelf(ctx), ctx);
+    AppendClientInfo(out, DescribeSelf(ctx), ctx.conn, ctx.args, ctx.now_ms);
   } else {
-    ctx.server.clients->ForEachClient(
-        [&](const ClientInfo& info) { AppendClientInfo(out, info, ctx); });
+    ctx.server.clients->ForEachClient([&](const ClientInfo& info) {
+      AppendClientInfo(out, info, ctx.conn, ctx.args, ctx.now_ms);
+    });
   }
   ctx.reply.Verbatim(out);
 }

@@ -1,8 +1,9 @@
-// Connection: PING, ECHO, QUIT, SELECT.
+// Connection: PING, ECHO, QUIT, SELECT, AUTH.
 
 #include <climits>
 
 #include "protocol/number.h"
+#include "server/auth.h"
 #include "server/command_registry.h"
 #include "server/commands/families.h"
 #include "server/errors.h"
@@ -37,6 +38,28 @@ void Select(CommandContext& ctx) {
   ctx.reply.Ok();
 }
 
+// AUTH [username] password, as Redis's authCommand with its one user, "default".
+void Auth(CommandContext& ctx) {
+  if (ctx.args.size() > 3) return ctx.reply.Error(errors::kSyntax);
+  std::string_view user = "default";
+  std::string_view password = ctx.args[1];
+  if (ctx.args.size() == 2) {
+    // The old one-argument form is an error while there is no password, as in Redis.
+    if (ctx.server.config.requirepass.empty()) {
+      return ctx.reply.Error(
+          "AUTH <password> called without any password configured for the default user. Are you "
+          "sure your configuration is correct?");
+    }
+  } else {
+    user = ctx.args[1];
+    password = ctx.args[2];
+  }
+  if (!Authenticate(ctx.conn, ctx.server, user, password)) {
+    return ctx.reply.Error(errors::kWrongPass);
+  }
+  ctx.reply.Ok();
+}
+
 }  // namespace
 
 void RegisterConnectionFamily(CommandRegistry& r) {
@@ -47,6 +70,9 @@ void RegisterConnectionFamily(CommandRegistry& r) {
   r.Register({"quit", -1,
               kCmdNoScript | kCmdLoading | kCmdStale | kCmdFast | kCmdNoAuth | kCmdAllowBusy, 0, 0,
               0, Quit, "connection", "Close the connection", "1.0.0", "@fast @connection"});
+  r.Register({"auth", -2,
+              kCmdNoScript | kCmdLoading | kCmdStale | kCmdFast | kCmdNoAuth | kCmdAllowBusy, 0, 0,
+              0, Auth, "connection", "Authenticate to the server", "1.0.0", "@fast @connection"});
   r.Register({"select", 2, kCmdLoading | kCmdStale | kCmdFast, 0, 0, 0, Select, "connection",
               "Change the selected database for the current connection", "1.0.0",
               "@fast @connection"});

@@ -120,6 +120,8 @@ constexpr CommandMeta kMeta[] = {
     {"echo", "", "", "", "O(1)", ""},
     {"quit", "", "", "", "O(1)", ""},
     {"select", "", "", "", "O(1)", ""},
+    {"auth", "", "", "", "O(N) where N is the number of passwords defined for the user",
+     "6.0.0|Added ACL style (username and password)."},
     {"flushdb", "", "", "request_policy:all_shards response_policy:all_succeeded",
      "O(N) where N is the number of keys in the selected database",
      "4.0.0|Added the `ASYNC` flushing mode modifier.\n"
@@ -288,6 +290,8 @@ constexpr DocArg kCommandListArgs37[] = {{"module-name", "string", -1, "MODULE",
                                          {"pattern", "pattern", -1, "PATTERN", "", 0, {}}};
 constexpr DocArg kCommandListArgs38[] = {
     {"filterby", "oneof", -1, "FILTERBY", "", kArgOptional, kCommandListArgs37}};
+constexpr DocArg kAuthArgs[] = {{"username", "string", -1, "", "6.0.0", kArgOptional, {}},
+                                {"password", "string", -1, "", "", 0, {}}};
 // The string commands beyond GET/SET/INCR/MSET/MGET.
 constexpr DocArg kStrSetnxArgs1[] = {{"key", "key", 0, "", "", 0, {}},
                                      {"value", "string", -1, "", "", 0, {}}};
@@ -403,6 +407,7 @@ constexpr CommandArgs kArgs[] = {{"get", kGetArgs1},
                                  {"ping", kPingArgs21},
                                  {"echo", kEchoArgs22},
                                  {"select", kSelectArgs23},
+                                 {"auth", kAuthArgs},
                                  {"flushdb", kFlushdbArgs25},
                                  {"flushall", kFlushallArgs27},
                                  {"shutdown", kShutdownArgs29},

@@ -18,16 +18,6 @@ namespace {
 
 using SteadyClock = std::chrono::steady_clock;
 
-// The value of `field` in INFO's text, or "" when absent.
-std::string InfoField(redisContext* c, const std::string& field) {
-  const std::string info = Str(Command(c, "INFO"));
-  const std::string key = field + ":";
-  size_t at = info.find("\r\n" + key);
-  if (at == std::string::npos) return "";
-  at += 2 + key.size();
-  return info.substr(at, info.find("\r\n", at) - at);
-}
-
 TEST(Connections, ThousandConcurrentClients) {
   auto server = ServerProcess::StartKvserver();
   ASSERT_TRUE(server);

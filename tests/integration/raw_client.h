@@ -17,6 +17,7 @@
 #include <chrono>
 #include <cstdarg>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <string>
 #include <string_view>
@@ -58,6 +59,13 @@ class RawClient {
     ::setsockopt(fd_, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
     SetNonBlocking();
     return true;
+  }
+
+  // Takes over a connected socket made elsewhere (in another network namespace, say).
+  void Adopt(int fd) {
+    Close();
+    fd_ = fd;
+    SetNonBlocking();
   }
 
   bool ok() const { return fd_ >= 0; }
@@ -229,6 +237,26 @@ inline long ResidentKb(pid_t pid) {
     if (line.rfind("VmRSS:", 0) == 0) return std::stol(line.substr(6));
   }
   return -1;
+}
+
+// Open descriptors of a process, from /proc/<pid>/fd; -1 when unreadable.
+inline long OpenFdCount(pid_t pid) {
+  std::error_code ec;
+  std::filesystem::directory_iterator it("/proc/" + std::to_string(pid) + "/fd", ec);
+  if (ec) return -1;
+  long n = 0;
+  for (; it != std::filesystem::directory_iterator(); it.increment(ec)) ++n;
+  return n;
+}
+
+// The value of `field` in INFO's text, or "" when absent.
+inline std::string InfoField(redisContext* c, const std::string& field) {
+  const std::string info = Str(Command(c, "INFO"));
+  const std::string key = field + ":";
+  size_t at = info.find("\r\n" + key);
+  if (at == std::string::npos) return "";
+  at += 2 + key.size();
+  return info.substr(at, info.find("\r\n", at) - at);
 }
 
 // Polls `condition` every 20 ms until it holds or `timeout_ms` passes; returns its last value.

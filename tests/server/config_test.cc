@@ -115,6 +115,9 @@ TEST(ConfigTextTest, EveryDirective) {
       "hz 20\n"
       "proto-max-bulk-len 2mb\n"
       "client-query-buffer-limit 4MB\n"
+      "client-output-buffer-limit normal 1mb 1kb 5\n"
+      "requirepass pw\n"
+      "protected-mode no\n"
       "save \"\"\n"
       "appendonly no\n"
       "dir " +
@@ -140,6 +143,11 @@ TEST(ConfigTextTest, EveryDirective) {
   EXPECT_EQ(c.hz, 20);
   EXPECT_EQ(c.proto_max_bulk_len, 2 * 1024 * 1024);
   EXPECT_EQ(c.client_query_buffer_limit, 4 * 1024 * 1024);
+  EXPECT_EQ(c.client_output_buffer_limit[0].hard, 1024u * 1024);
+  EXPECT_EQ(c.client_output_buffer_limit[0].soft, 1024u);
+  EXPECT_EQ(c.client_output_buffer_limit[0].soft_seconds, 5);
+  EXPECT_EQ(c.requirepass, "pw");
+  EXPECT_FALSE(c.protected_mode);
   EXPECT_EQ(c.save, "");
   EXPECT_FALSE(c.appendonly);
   EXPECT_EQ(c.dir, cwd);
@@ -149,7 +157,7 @@ TEST(ConfigTextTest, EveryDirective) {
   EXPECT_TRUE(c.enable_fault_injection);
   EXPECT_EQ(c.enable_debug_command, "local");
   // Every directive in the table was exercised above.
-  EXPECT_EQ(Directives().size(), 22u);
+  EXPECT_EQ(Directives().size(), 25u);
 }
 
 TEST(ConfigTextTest, DirectiveGettersRenderValues) {
@@ -475,6 +483,79 @@ TEST_F(ConfigFileTest, ValueAfterTheFileWithoutAnOption) {
   EXPECT_EQ(cl.action, CommandLine::Action::kError);
   EXPECT_EQ(cl.error, ConfigError("the command line", 1, "\"stray\"",
                                   "Bad directive or wrong number of arguments"));
+}
+
+}  // namespace
+}  // namespace kv
+
+namespace kv {
+namespace {
+
+// ---- client-output-buffer-limit, requirepass, protected-mode ----
+
+TEST(OutputBufferLimitConfigTest, DefaultsAndRedisFormat) {
+  Config c;
+  const Directive* d = FindDirective("client-output-buffer-limit");
+  ASSERT_NE(d, nullptr);
+  EXPECT_TRUE(d->mutable_at_runtime);
+  EXPECT_EQ(d->get(c),
+            "normal 1073741824 0 0 slave 268435456 67108864 60 pubsub 33554432 8388608 60");
+}
+
+TEST(OutputBufferLimitConfigTest, SeveralTripletsInOneLine) {
+  Config c;
+  ASSERT_EQ(Apply("client-output-buffer-limit normal 1mb 512kb 10 replica 1gb 2g 0 "
+                  "PubSub 100 200 3\n",
+                  &c),
+            std::nullopt);
+  EXPECT_EQ(FindDirective("client-output-buffer-limit")->get(c),
+            "normal 1048576 524288 10 slave 1073741824 2000000000 0 pubsub 100 200 3");
+  const OutputBufferLimit& normal = c.client_output_buffer_limit[0];
+  EXPECT_EQ(normal.hard, 1048576u);
+  EXPECT_EQ(normal.soft, 524288u);
+  EXPECT_EQ(normal.soft_seconds, 10);
+  // One quoted value (as CONFIG SET and --client-output-buffer-limit give it) works too, and a
+  // later line changes only the classes it names.
+  ASSERT_EQ(Apply("client-output-buffer-limit \"slave 0 0 0\"\n", &c), std::nullopt);
+  EXPECT_EQ(FindDirective("client-output-buffer-limit")->get(c),
+            "normal 1048576 524288 10 slave 0 0 0 pubsub 100 200 3");
+}
+
+TEST(OutputBufferLimitConfigTest, RedisErrorsAndNothingAppliedOnError) {
+  Config c;
+  const Directive* d = FindDirective("client-output-buffer-limit");
+  using Args = std::vector<std::string>;
+  EXPECT_EQ(d->set(c, Args{"normal", "1", "2"}),
+            "Wrong number of arguments in buffer limit configuration.");
+  EXPECT_EQ(d->set(c, Args{"master", "1", "2", "3"}),
+            "Invalid client class specified in buffer limit configuration.");
+  EXPECT_EQ(d->set(c, Args{"nobody", "1", "2", "3"}),
+            "Invalid client class specified in buffer limit configuration.");
+  for (const Args& bad : {Args{"normal", "x", "1", "1"}, Args{"normal", "1", "-1", "1"},
+                          Args{"normal", "1", "1", "-1"}, Args{"normal", "1", "1", "1s"}}) {
+    EXPECT_EQ(d->set(c, bad),
+              "Error in hard, soft or soft_seconds setting in buffer limit configuration.");
+  }
+  // A bad second triplet leaves the first unapplied.
+  EXPECT_NE(d->set(c, Args{"normal", "1", "1", "1", "pubsub", "1", "1", "x"}), std::nullopt);
+  EXPECT_EQ(c.client_output_buffer_limit[0].hard, 1024ULL * 1024 * 1024);
+  // No arguments at all change nothing and are no error.
+  EXPECT_EQ(d->set(c, Args{}), std::nullopt);
+}
+
+TEST(AccessConfigTest, RequirepassAndProtectedMode) {
+  Config c;
+  EXPECT_EQ(FindDirective("requirepass")->get(c), "");
+  EXPECT_EQ(FindDirective("protected-mode")->get(c), "yes");
+  ASSERT_EQ(Apply("requirepass \"p w\"\nprotected-mode NO\n", &c), std::nullopt);
+  EXPECT_EQ(c.requirepass, "p w");
+  EXPECT_FALSE(c.protected_mode);
+  EXPECT_EQ(FindDirective("protected-mode")->get(c), "no");
+  EXPECT_NE(Apply("protected-mode maybe\n", &c), std::nullopt);
+  const CommandLine cl = Parse({"--requirepass", "secret", "--protected-mode", "no"});
+  ASSERT_EQ(cl.action, CommandLine::Action::kRun) << cl.error;
+  EXPECT_EQ(cl.config.requirepass, "secret");
+  EXPECT_FALSE(cl.config.protected_mode);
 }
 
 }  // namespace
