@@ -183,16 +183,6 @@ std::string GetDir(const Config& c) {
   return ec ? c.dir : cwd.string();
 }
 
-// Redis's getClientTypeByName, for the classes client-output-buffer-limit accepts (not master).
-std::optional<ClientClass> ClientClassByName(std::string_view name) {
-  if (EqualsIgnoreCase(name, "normal")) return ClientClass::kNormal;
-  if (EqualsIgnoreCase(name, "slave") || EqualsIgnoreCase(name, "replica")) {
-    return ClientClass::kReplica;
-  }
-  if (EqualsIgnoreCase(name, "pubsub")) return ClientClass::kPubSub;
-  return std::nullopt;
-}
-
 // Redis's updateClientOutputBufferLimit: "<class> <hard> <soft> <soft-seconds>" any number of
 // times; every triplet is checked before any is applied.
 std::optional<std::string> SetOutputBufferLimit(Config& c, const Args& a) {
@@ -200,7 +190,8 @@ std::optional<std::string> SetOutputBufferLimit(Config& c, const Args& a) {
   auto limits = c.client_output_buffer_limit;
   for (size_t j = 0; j < a.size(); j += 4) {
     auto cls = ClientClassByName(a[j]);
-    if (!cls) return "Invalid client class specified in buffer limit configuration.";
+    if (!cls || *cls == ClientClass::kMaster)
+      return "Invalid client class specified in buffer limit configuration.";
     auto hard = ParseMemory(a[j + 1]);
     auto soft = ParseMemory(a[j + 2]);
     char* end = nullptr;
@@ -289,6 +280,16 @@ const std::vector<Directive>& Directives() {
        SetEnableFaultInjection},
   };
   return directives;
+}
+
+std::optional<ClientClass> ClientClassByName(std::string_view name) {
+  if (EqualsIgnoreCase(name, "normal")) return ClientClass::kNormal;
+  if (EqualsIgnoreCase(name, "slave") || EqualsIgnoreCase(name, "replica")) {
+    return ClientClass::kReplica;
+  }
+  if (EqualsIgnoreCase(name, "pubsub")) return ClientClass::kPubSub;
+  if (EqualsIgnoreCase(name, "master")) return ClientClass::kMaster;
+  return std::nullopt;
 }
 
 const Directive* FindDirective(std::string_view name) {

@@ -9,9 +9,12 @@
 
 namespace kv {
 
-// Redis's client classes for client-output-buffer-limit, in the order CONFIG GET lists them.
-enum class ClientClass { kNormal, kReplica, kPubSub };
-inline constexpr size_t kClientClasses = 3;
+// Redis's client types, in the order of client-output-buffer-limit's classes (CONFIG GET lists
+// them so); master has no limit of its own.
+enum class ClientClass { kNormal, kReplica, kPubSub, kMaster };
+inline constexpr size_t kClientClasses = 3;  // the classes with an output limit
+// Redis's getClientTypeByName: normal, slave or replica, pubsub, master (any case).
+std::optional<ClientClass> ClientClassByName(std::string_view name);
 
 // One class's client-output-buffer-limit: a client whose pending replies reach `hard` bytes, or
 // stay at `soft` bytes or more for over `soft_seconds`, is disconnected. 0 disables a limit.

@@ -3,6 +3,7 @@
 // with 7.2's SETINFO, NO-TOUCH and lib-name/lib-ver fields.
 
 #include <climits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -11,6 +12,7 @@
 #include "server/client_registry.h"
 #include "server/command_registry.h"
 #include "server/commands/families.h"
+#include "server/config.h"
 #include "server/errors.h"
 #include "server/strings.h"
 #include "server/version.h"
@@ -39,19 +41,6 @@ bool SetNameOrReply(CommandContext& ctx, std::string_view name) {
   }
   ctx.conn.name.assign(name);
   return true;
-}
-
-// getClientTypeByName; kvserver's clients are all normal ones.
-enum class ClientType { kUnknown, kNormal, kReplica, kPubSub, kMaster };
-
-ClientType ClientTypeByName(std::string_view name) {
-  if (EqualsIgnoreCase(name, "normal")) return ClientType::kNormal;
-  if (EqualsIgnoreCase(name, "slave") || EqualsIgnoreCase(name, "replica")) {
-    return ClientType::kReplica;
-  }
-  if (EqualsIgnoreCase(name, "pubsub")) return ClientType::kPubSub;
-  if (EqualsIgnoreCase(name, "master")) return ClientType::kMaster;
-  return ClientType::kUnknown;
 }
 
 // The calling connection's description: from the registry when there is one.
@@ -147,11 +136,12 @@ void ClientList(CommandContext& ctx) {
   const auto& args = ctx.args;
   std::string out;
   if (args.size() == 4 && EqualsIgnoreCase(args[2], "type")) {
-    const ClientType type = ClientTypeByName(args[3]);
-    if (type == ClientType::kUnknown) {
+    // kvserver's clients are all normal ones.
+    const auto type = ClientClassByName(args[3]);
+    if (!type) {
       return ctx.reply.Error("Unknown client type '" + std::string(args[3]) + "'");
     }
-    if (type != ClientType::kNormal) return ctx.reply.Verbatim("");
+    if (*type != ClientClass::kNormal) return ctx.reply.Verbatim("");
   } else if (args.size() > 3 && EqualsIgnoreCase(args[2], "id")) {
     std::vector<int64_t> ids;
     for (size_t j = 3; j < args.size(); ++j) {
@@ -191,7 +181,7 @@ void ClientKill(CommandContext& ctx) {
   const auto& args = ctx.args;
   std::string_view addr, laddr;
   bool has_addr = false, has_laddr = false;
-  ClientType type = ClientType::kUnknown;
+  std::optional<ClientClass> type;
   uint64_t id = 0;
   bool skipme = true;
   const bool old_form = args.size() == 3;
@@ -208,8 +198,8 @@ void ClientKill(CommandContext& ctx) {
         if (!v || *v < 1) return ctx.reply.Error("client-id should be greater than 0");
         id = static_cast<uint64_t>(*v);
       } else if (EqualsIgnoreCase(opt, "type") && more) {
-        type = ClientTypeByName(args[i + 1]);
-        if (type == ClientType::kUnknown) {
+        type = ClientClassByName(args[i + 1]);
+        if (!type) {
           return ctx.reply.Error("Unknown client type '" + std::string(args[i + 1]) + "'");
         }
       } else if (EqualsIgnoreCase(opt, "addr") && more) {
@@ -236,7 +226,7 @@ void ClientKill(CommandContext& ctx) {
     }
   }
   // Every client is a normal one with user "default".
-  const bool type_matches = type == ClientType::kUnknown || type == ClientType::kNormal;
+  const bool type_matches = !type || *type == ClientClass::kNormal;
   std::vector<uint64_t> victims;
   bool kill_self = false;
   auto consider = [&](const ClientInfo& info) {
