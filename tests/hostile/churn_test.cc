@@ -107,8 +107,11 @@ TEST(Churn, FiveThousandSimultaneousConnections) {
   auto server = ServerProcess::StartKvserver();
   ASSERT_TRUE(server);
   auto observer = server->Connect();
-  const Resources before = Settle(*server, observer.get());
-  for (int round = 0; round < 2; ++round) {
+  // The first round is a warm-up: the allocator keeps part of what 5,000 connections took (how
+  // much varies from run to run), so later rounds are compared with the state after it. A leak
+  // of even a few kB per connection would grow each round by tens of MB.
+  Resources before = Settle(*server, observer.get());
+  for (int round = 0; round < 3; ++round) {
     std::vector<RawClient> clients(kClients);
     for (int i = 0; i < kClients; ++i) {
       ASSERT_TRUE(clients[i].ConnectTcp(server->port())) << "client " << i;
@@ -131,7 +134,12 @@ TEST(Churn, FiveThousandSimultaneousConnections) {
       }
     }
     const Resources after = Settle(*server, observer.get());
-    ExpectNothingLeft(before, after, 32 * 1024);
+    if (round == 0) {
+      EXPECT_EQ(after.fds, before.fds) << "descriptors leaked";
+      before = after;
+    } else {
+      ExpectNothingLeft(before, after, 16 * 1024);
+    }
   }
   ExpectCleanExit(*server);
 }
