@@ -192,8 +192,7 @@ TEST_F(ServerFamilyTest, ConfigGetGlobs) {
   // Globs match case-insensitively and keep the table's spelling.
   EXPECT_EQ(h.Run({"CONFIG", "GET", "TIME*"}), "*2\r\n" + Pair("timeout", "0"));
   const std::string all = h.Run({"CONFIG", "GET", "*"});
-  EXPECT_EQ(all.substr(0, 5), "*50
-") << "25 directives";
+  EXPECT_EQ(all.substr(0, 5), "*50\r\n") << "25 directives";
 }
 
 TEST_F(ServerFamilyTest, ConfigGetSeveralPatternsListEachMatchOnce) {
