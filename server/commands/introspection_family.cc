@@ -16,7 +16,6 @@
 namespace kv {
 namespace {
 
-
 // What Redis 7.0 reports for a command beyond the command table: the flags of its key
 // specification (and a note about them), its tips, and the documentation's complexity and
 // history (the arguments are in kArgs below). Commands that are not listed get the flags their
