@@ -11,6 +11,8 @@
 #include <chrono>
 #include <cstdio>
 
+#include "tests/support/resp_reply.h"
+
 namespace kv::test {
 
 namespace {
@@ -24,24 +26,6 @@ constexpr size_t kMalformed = static_cast<size_t>(-1);
 size_t LineEnd(std::string_view data, size_t pos) {
   const size_t cr = data.find("\r\n", pos);
   return cr == std::string_view::npos ? 0 : cr + 2 - pos;
-}
-
-bool ParseLength(std::string_view s, long long* out) {
-  if (s.empty() || s.size() > 19) return false;
-  size_t i = 0;
-  bool negative = false;
-  if (s[0] == '-') {
-    negative = true;
-    i = 1;
-    if (s.size() == 1) return false;
-  }
-  long long v = 0;
-  for (; i < s.size(); ++i) {
-    if (s[i] < '0' || s[i] > '9') return false;
-    v = v * 10 + (s[i] - '0');
-  }
-  *out = negative ? -v : v;
-  return true;
 }
 
 // Frames one reply at `pos`: its length, kIncomplete or kMalformed.
@@ -64,7 +48,7 @@ size_t FrameAt(std::string_view data, size_t pos, int depth) {
     case '=':
     case '!': {
       long long len;
-      if (!ParseLength(header, &len) || len < -1) return kMalformed;
+      if (!ParseRespLength(header, &len) || len < -1) return kMalformed;
       if (len == -1) return line;
       const size_t total = line + static_cast<size_t>(len) + 2;
       if (data.size() - pos < total) return kIncomplete;
@@ -77,7 +61,7 @@ size_t FrameAt(std::string_view data, size_t pos, int depth) {
     case '%':
     case '|': {
       long long n;
-      if (!ParseLength(header, &n) || n < -1) return kMalformed;
+      if (!ParseRespLength(header, &n) || n < -1) return kMalformed;
       if (n == -1) return line;
       if (data[pos] == '%' || data[pos] == '|') n *= 2;
       size_t total = line;
