@@ -67,6 +67,25 @@ class RedisPyTest(unittest.TestCase):
     def test_default_handshake(self):
         self.assertTrue(self.r.ping())
 
+    def test_commands_at_connect(self):
+        """What redis-py sends at connect, from INFO commandstats after CONFIG RESETSTAT (which
+        counts itself): nothing of its own; CLIENT SETNAME and SELECT when configured; and none of
+        it refused (INFO errorstats empty)."""
+        for options, expected in [({}, []), ({"client_name": "n", "db": 3},
+                                             ["client|setname", "select"])]:
+            self.r.config_resetstat()
+            r = redis.Redis(host="127.0.0.1", port=self.server.port, **options)
+            self.assertTrue(r.ping())
+            called = {name.removeprefix("cmdstat_"): stats["calls"]
+                      for name, stats in r.info("commandstats").items()}
+            print(f"\nredis-py {redis.__version__} at connect {options}: "
+                  f"{[c for c in called if c not in ('config|resetstat', 'ping')]}",
+                  file=sys.stderr)
+            self.assertEqual(called, {"config|resetstat": 1, "ping": 1,
+                                      **{c: 1 for c in expected}})
+            self.assertEqual(r.info("errorstats"), {})
+            r.close()
+
     def test_resp3(self):
         if "protocol" not in inspect.signature(redis.Redis.__init__).parameters:
             print(f"\nnote: redis-py {redis.__version__} has no protocol=3 (RESP3 came in 5.0); "

@@ -3,6 +3,7 @@
 const { test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
 const { requireLibrary, libraryVersion, startKvserver, kvserverBinary } = require('./kvserver');
+const { recordConnects } = require('./recorder');
 
 const binary = kvserverBinary();
 const library = process.argv[3] || 'ioredis';
@@ -123,4 +124,37 @@ test('connection name, database selection, reconnect after CLIENT KILL', async (
   assert.equal(await redis.get('in-db-2'), 'x');
   assert.notEqual(await redis.client('ID'), id);
   assert.equal(await redis.client('GETNAME'), 'compat-ioredis');
+});
+
+// What ioredis sends at connect, recorded by a proxy, in each mode it offers; none of it may be
+// refused (INFO errorstats must not move).
+test('what it sends at connect', async () => {
+  const admin = connect();
+  const modes = { default: {}, 'connectionName, db': { connectionName: 'n', db: 3 } };
+  if (major >= 6) {
+    modes['protocol: 2'] = { protocol: 2 };
+    modes['protocol: 3'] = { protocol: 3 };
+  }
+  const { sent, errors } = await recordConnects(server.port, modes, async (port, options) => {
+    const client = new Redis({ host: '127.0.0.1', port, ...options });
+    assert.equal(await client.ping(), 'PONG');
+    return client;
+  }, (client) => client.disconnect(), () => admin.info('errorstats'));
+  for (const mode of Object.keys(modes)) {
+    console.log(`# ${library} ${version} at connect (${mode}): ${sent[mode].join('; ')}`);
+  }
+  // ioredis 6 names its version first, 5 its name first; INFO is the ready check.
+  const setinfo = major >= 6
+    ? [`client SETINFO LIB-VER ${version}`, 'client SETINFO LIB-NAME ioredis']
+    : ['client SETINFO LIB-NAME ioredis', `client SETINFO LIB-VER ${version}`];
+  assert.deepEqual(sent, major >= 6 ? {
+    default: ['hello 3', ...setinfo, 'info'],
+    'connectionName, db': ['hello 3', 'select 3', 'client setname n', ...setinfo, 'info'],
+    'protocol: 2': [...setinfo, 'info'],
+    'protocol: 3': ['hello 3', ...setinfo, 'info'],
+  } : {
+    default: [...setinfo, 'info'],
+    'connectionName, db': ['select 3', 'client setname n', ...setinfo, 'info'],
+  });
+  assert.deepEqual(Object.values(errors), Object.keys(modes).map(() => 0));
 });

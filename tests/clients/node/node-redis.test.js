@@ -3,6 +3,7 @@
 const { test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
 const { requireLibrary, libraryVersion, startKvserver, kvserverBinary } = require('./kvserver');
+const { recordConnects } = require('./recorder');
 
 const binary = kvserverBinary();
 const library = process.argv[3] || 'redis';
@@ -122,4 +123,54 @@ test('client name, database selection, reconnect after CLIENT KILL', async () =>
   assert.equal(await client.get('in-db-2'), 'x');
   assert.notEqual(await client.sendCommand(['CLIENT', 'ID']), id);
   assert.equal(await client.sendCommand(['CLIENT', 'GETNAME']), 'compat-node-redis');
+});
+
+// What node-redis sends at connect, recorded by a proxy, in each mode it offers. With RESP3,
+// versions 5.9 and later also send CLIENT MAINT_NOTIFICATIONS (Redis 8's maintenance push
+// notifications): Redis 7.0.15 answers it with its unknown-subcommand error, and so does
+// kvserver; node-redis ignores the error. Nothing else may be refused.
+test('what it sends at connect', async () => {
+  const admin = await connect();
+  const modes = { default: {}, 'name, database': { name: 'n', database: 3 } };
+  if (major >= 5) {
+    modes['RESP: 2'] = { RESP: 2 };
+    modes['RESP: 3'] = { RESP: 3 };
+  }
+  const { sent, errors } = await recordConnects(server.port, modes, async (port, options) => {
+    const client = createClient({ socket: { host: '127.0.0.1', port }, ...options });
+    await client.connect();
+    assert.equal(await client.ping(), 'PONG');
+    return client;
+  }, (client) => client.disconnect(), () => admin.info('errorstats'));
+  for (const mode of Object.keys(modes)) {
+    console.log(`# ${library} ${version} at connect (${mode}): ${sent[mode].join('; ')}`);
+  }
+  const maint = 'CLIENT MAINT_NOTIFICATIONS ON moving-endpoint-type external-ip';
+  for (const mode of Object.keys(modes)) {
+    assert.equal(errors[mode], sent[mode].filter((c) => c === maint).length, mode);
+  }
+  // node-redis 4.7.1 sends LIB-VER 1.6.0 (the version its @redis/client 1.6.1 has written in).
+  const libVer = major >= 5 ? version : '1.6.0';
+  const setinfo = major >= 5
+    ? [`CLIENT SETINFO LIB-VER ${libVer}`, 'CLIENT SETINFO LIB-NAME node-redis']
+    : ['CLIENT SETINFO LIB-NAME node-redis', `CLIENT SETINFO LIB-VER ${libVer}`];
+  const expected = {
+    6: {
+      default: ['HELLO 3', ...setinfo, maint],
+      'name, database': ['HELLO 3 SETNAME n', 'SELECT 3', ...setinfo, maint],
+      'RESP: 2': setinfo,
+      'RESP: 3': ['HELLO 3', ...setinfo, maint],
+    },
+    5: {
+      default: setinfo,
+      'name, database': ['CLIENT SETNAME n', 'SELECT 3', ...setinfo],
+      'RESP: 2': ['HELLO 2', ...setinfo],
+      'RESP: 3': ['HELLO 3', ...setinfo, maint],
+    },
+    4: {
+      default: setinfo,
+      'name, database': ['CLIENT SETNAME n', ...setinfo, 'SELECT 3'],
+    },
+  };
+  assert.deepEqual(sent, expected[major]);
 });
