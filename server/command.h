@@ -41,6 +41,9 @@ struct CommandContext {
   ServerState& server;
   int64_t now_ms;  // the command's time: one clock reading, used for every expiry decision
 
+  // Counts `n` changes to the data, as Redis's `server.dirty += n`.
+  void CountChanges(uint64_t n = 1) { server.dirty += n; }
+
   // The selected database, with its access clock set to the command's time.
   Db& db() {
     Db& d = server.dbs.db(conn.db_index);

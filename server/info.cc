@@ -107,13 +107,14 @@ void MemorySection(ServerState& s, std::string& out) {
 }
 
 void PersistenceSection(ServerState& s, std::string& out) {
-  // kvserver never saves, forks or loads: Redis's values for a server that has done none.
+  // kvserver never saves, forks or loads: Redis's values for a server that has done none, with
+  // the changes counted since it started.
   absl::StrAppend(
       &out, "# Persistence\r\n",
       "loading:0\r\nasync_loading:0\r\ncurrent_cow_peak:0\r\ncurrent_cow_size:0\r\n"
       "current_cow_size_age:0\r\ncurrent_fork_perc:0.00\r\ncurrent_save_keys_processed:0\r\n"
-      "current_save_keys_total:0\r\nrdb_changes_since_last_save:0\r\n"
-      "rdb_bgsave_in_progress:0\r\n",
+      "current_save_keys_total:0\r\n",
+      "rdb_changes_since_last_save:", s.dirty, "\r\n", "rdb_bgsave_in_progress:0\r\n",
       "rdb_last_save_time:", s.start_time_ms / 1000, "\r\n",
       "rdb_last_bgsave_status:ok\r\nrdb_last_bgsave_time_sec:-1\r\n"
       "rdb_current_bgsave_time_sec:-1\r\nrdb_saves:0\r\nrdb_last_cow_size:0\r\n"

@@ -41,6 +41,9 @@ struct ServerState {
   const Clock* clock;
   const CommandRegistry* registry;
   ServerStats stats;
+  // Redis's server.dirty: the changes write commands made, as Redis counts them (INFO's
+  // rdb_changes_since_last_save; kvserver never saves, so nothing resets it).
+  uint64_t dirty = 0;
   // DEBUG SET-ACTIVE-EXPIRE: whether the cron runs active expiry (lazy expiry always runs).
   bool active_expire_enabled = true;
   // Faults armed by the embedding API or KVFAULT (enable-fault-injection).

@@ -107,8 +107,9 @@ bool ReadableString(CommandContext& ctx, const Value* v) {
 }
 
 // Redis's lookupStringForBitCommand: the string at args[1], created if missing and grown with
-// zero bytes so that bit `max_bit` exists; nullptr after replying WRONGTYPE.
-CompactString* StringForBitWrite(CommandContext& ctx, uint64_t max_bit) {
+// zero bytes so that bit `max_bit` exists; nullptr after replying WRONGTYPE. `grown` tells
+// whether it was created or grown: then every write counts as a change, as in Redis.
+CompactString* StringForBitWrite(CommandContext& ctx, uint64_t max_bit, bool* grown) {
   bool inserted = false;
   Value& v = ctx.db().FindOrInsert(ctx.args[1], ctx.now_ms, &inserted);
   if (v.type() != ValueType::kString) {
@@ -117,6 +118,7 @@ CompactString* StringForBitWrite(CommandContext& ctx, uint64_t max_bit) {
   }
   CompactString& s = v.mutable_str();
   const size_t bytes = static_cast<size_t>(max_bit >> 3) + 1;
+  *grown = inserted || s.size() < bytes;
   if (s.size() < bytes) s.resize(bytes);  // new bytes are zero
   return &s;
 }
@@ -127,12 +129,14 @@ void SetBit(CommandContext& ctx) {
   if (!offset) return;
   const std::optional<int64_t> on = ParseInt64(ctx.args[3]);
   if (!on || (*on & ~int64_t{1}) != 0) return ctx.reply.Error(kBitValueError);
-  CompactString* s = StringForBitWrite(ctx, *offset);
+  bool grown = false;
+  CompactString* s = StringForBitWrite(ctx, *offset, &grown);
   if (s == nullptr) return;
   char& byte = (*s)[*offset >> 3];
   const int shift = 7 - static_cast<int>(*offset & 7);
   const int old = (byte >> shift) & 1;
   byte = static_cast<char>((byte & ~(1 << shift)) | (*on << shift));
+  ctx.CountChanges(grown || old != *on);
   ctx.reply.Integer(old);
 }
 
@@ -314,7 +318,7 @@ void BitOpCommand(CommandContext& ctx) {
     max_len = std::max(max_len, values.back().size());
   }
   if (max_len == 0) {
-    db.Delete(ctx.args[2], ctx.now_ms);
+    ctx.CountChanges(db.Delete(ctx.args[2], ctx.now_ms));
     return ctx.reply.Integer(0);
   }
   Value result;
@@ -328,6 +332,7 @@ void BitOpCommand(CommandContext& ctx) {
     for (size_t i = 1; i < values.size(); ++i) Combine(op, d, max_len, values[i]);
   }
   db.Put(ctx.args[2], std::move(result), kNoExpiry);
+  ctx.CountChanges();
   ctx.reply.Integer(static_cast<int64_t>(max_len));
 }
 
@@ -430,8 +435,9 @@ struct BitfieldOp {
 };
 
 // One SET or INCRBY on `s`: replies the old value (SET) or the new one (INCRBY), or nil when the
-// result overflows under OVERFLOW FAIL (nothing is written then).
-void RunBitfieldWrite(CommandContext& ctx, CompactString& s, const BitfieldOp& op) {
+// result overflows under OVERFLOW FAIL (nothing is written then). Returns whether it counts as a
+// change, as in Redis: it wrote, and the value changed or the string was just created or `grown`.
+bool RunBitfieldWrite(CommandContext& ctx, CompactString& s, const BitfieldOp& op, bool grown) {
   const bool incr = op.kind == BitfieldOp::kIncrBy;
   if (op.is_signed) {
     const int64_t old = GetSigned(s, op.offset, op.bits);
@@ -440,10 +446,14 @@ void RunBitfieldWrite(CommandContext& ctx, CompactString& s, const BitfieldOp& o
         incr ? static_cast<int64_t>(static_cast<uint64_t>(old) + op.value) : op.value;
     const bool overflow = incr ? SignedOverflows(old, op.value, op.bits, op.overflow, &limit)
                                : SignedOverflows(op.value, 0, op.bits, op.overflow, &limit);
-    if (overflow && op.overflow == Overflow::kFail) return ctx.reply.Null();
+    if (overflow && op.overflow == Overflow::kFail) {
+      ctx.reply.Null();
+      return false;
+    }
     const int64_t stored = overflow ? limit : target;
     ctx.reply.Integer(incr ? stored : old);
     SetBits(s, op.offset, op.bits, static_cast<uint64_t>(stored));
+    return grown || stored != old;
   } else {
     const uint64_t old = GetUnsigned(s, op.offset, op.bits);
     uint64_t limit = 0;
@@ -452,10 +462,14 @@ void RunBitfieldWrite(CommandContext& ctx, CompactString& s, const BitfieldOp& o
     const bool overflow =
         incr ? UnsignedOverflows(old, op.value, op.bits, op.overflow, &limit)
              : UnsignedOverflows(static_cast<uint64_t>(op.value), 0, op.bits, op.overflow, &limit);
-    if (overflow && op.overflow == Overflow::kFail) return ctx.reply.Null();
+    if (overflow && op.overflow == Overflow::kFail) {
+      ctx.reply.Null();
+      return false;
+    }
     const uint64_t stored = overflow ? limit : target;
     ctx.reply.Integer(static_cast<int64_t>(incr ? stored : old));
     SetBits(s, op.offset, op.bits, stored);
+    return grown || stored != old;
   }
 }
 
@@ -510,6 +524,7 @@ void BitfieldGeneric(CommandContext& ctx, bool read_only_command) {
   }
 
   CompactString* target = nullptr;
+  bool grown = false;
   std::string_view readable;
   if (!writes) {
     const Value* v = LookupRead(ctx, ctx.args[1]);
@@ -519,14 +534,14 @@ void BitfieldGeneric(CommandContext& ctx, bool read_only_command) {
     if (read_only_command) {
       return ctx.reply.Error("BITFIELD_RO only supports the GET subcommand");
     }
-    target = StringForBitWrite(ctx, highest_write_bit);
+    target = StringForBitWrite(ctx, highest_write_bit, &grown);
     if (target == nullptr) return;
   }
 
   ctx.reply.ArrayHeader(ops.size());
   for (const BitfieldOp& op : ops) {
     if (op.kind != BitfieldOp::kGet) {
-      RunBitfieldWrite(ctx, *target, op);
+      ctx.CountChanges(RunBitfieldWrite(ctx, *target, op, grown));
       continue;
     }
     const std::string_view s = target != nullptr ? std::string_view(*target) : readable;

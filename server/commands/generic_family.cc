@@ -16,6 +16,7 @@ void Del(CommandContext& ctx) {
   Db& db = ctx.db();
   int64_t deleted = 0;
   for (size_t i = 1; i < ctx.args.size(); ++i) deleted += db.Delete(ctx.args[i], ctx.now_ms);
+  ctx.CountChanges(deleted);
   ctx.reply.Integer(deleted);
 }
 
@@ -95,6 +96,7 @@ void ExpireGeneric(CommandContext& ctx, std::string_view command, int64_t baseti
   } else {
     db.SetExpire(key, when);
   }
+  ctx.CountChanges();
   ctx.reply.Integer(1);
 }
 
@@ -123,7 +125,9 @@ void PExpireTime(CommandContext& ctx) { TtlGeneric(ctx, false, true); }
 void Persist(CommandContext& ctx) {
   Db& db = ctx.db();
   if (!db.Exists(ctx.args[1], ctx.now_ms)) return ctx.reply.Integer(0);
-  ctx.reply.Integer(db.Persist(ctx.args[1]) ? 1 : 0);
+  const bool persisted = db.Persist(ctx.args[1]);
+  ctx.CountChanges(persisted);
+  ctx.reply.Integer(persisted ? 1 : 0);
 }
 
 }  // namespace

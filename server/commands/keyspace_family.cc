@@ -150,6 +150,7 @@ void RenameGeneric(CommandContext& ctx, bool nx) {
   int64_t expire_at = kNoExpiry;
   db.Take(from, ctx.now_ms, &value, &expire_at);
   db.Put(to, std::move(value), expire_at);
+  ctx.CountChanges();
   nx ? ctx.reply.Integer(1) : ctx.reply.Ok();
 }
 
@@ -160,6 +161,7 @@ void Unlink(CommandContext& ctx) {
   Db& db = ctx.db();
   int64_t deleted = 0;
   for (size_t i = 1; i < ctx.args.size(); ++i) deleted += db.Delete(ctx.args[i], ctx.now_ms);
+  ctx.CountChanges(deleted);
   ctx.reply.Integer(deleted);
 }
 
@@ -206,6 +208,7 @@ void Copy(CommandContext& ctx) {
   // Redis duplicates the object: an integer copy is its own object, never the shared one.
   copy.set_unshared();
   dst.Put(new_key, std::move(copy), expire_at);
+  ctx.CountChanges();
   ctx.reply.Integer(1);
 }
 
@@ -224,6 +227,7 @@ void Move(CommandContext& ctx) {
   int64_t expire_at = kNoExpiry;
   src.Take(key, ctx.now_ms, &value, &expire_at);
   dst.Put(key, std::move(value), expire_at);
+  ctx.CountChanges();
   ctx.reply.Integer(1);
 }
 
@@ -233,6 +237,7 @@ void SwapDb(CommandContext& ctx) {
   if (!ParseIntArg(ctx, ctx.args[2], &b, "invalid second DB index")) return;
   if (!ValidDb(ctx, a) || !ValidDb(ctx, b)) return ctx.reply.Error(errors::kDbIndexOutOfRange);
   ctx.server.dbs.Swap(static_cast<size_t>(a), static_cast<size_t>(b));
+  ctx.CountChanges();
   ctx.reply.Ok();
 }
 

@@ -21,6 +21,7 @@ void FunctionFlush(CommandContext& ctx) {
   if (ctx.args.size() == 3 && !OptionIs(ctx.args[2], "sync") && !OptionIs(ctx.args[2], "async")) {
     return ctx.reply.Error("FUNCTION FLUSH only supports SYNC|ASYNC option");
   }
+  ctx.CountChanges();  // Redis counts a flush of its (here absent) functions as a change
   ctx.reply.Ok();
 }
 

@@ -30,12 +30,14 @@ bool ValidFlushArgs(CommandContext& ctx) {
 
 void FlushDb(CommandContext& ctx) {
   if (!ValidFlushArgs(ctx)) return;
+  ctx.CountChanges(ctx.db().size());  // every key removed, as Redis's emptyData counts them
   ctx.db().Clear();
   ctx.reply.Ok();
 }
 
 void FlushAll(CommandContext& ctx) {
   if (!ValidFlushArgs(ctx)) return;
+  ctx.CountChanges(ctx.server.dbs.TotalKeys());
   ctx.server.dbs.FlushAll();
   ctx.reply.Ok();
 }

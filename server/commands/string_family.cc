@@ -151,6 +151,7 @@ void Set(CommandContext& ctx) {
     return;
   }
   db.SetString(key, ctx.args[2], expire_at, flags & kSetKeepTtl);
+  ctx.CountChanges();
   if (!(flags & kSetGet)) ctx.reply.Ok();
 }
 
@@ -173,6 +174,7 @@ void IncrBy(CommandContext& ctx, int64_t incr) {
   const int64_t result = old + incr;
   char buf[kMaxInt64Chars];
   v.SetString(std::string_view(buf, FormatInt64(result, buf)));
+  ctx.CountChanges();
   ctx.reply.Integer(result);
 }
 
@@ -196,6 +198,7 @@ void MSet(CommandContext& ctx) {
   if (ctx.args.size() % 2 == 0) return ctx.reply.Error(WrongArityError("mset"));
   Db& db = ctx.db();
   for (size_t i = 1; i < ctx.args.size(); i += 2) db.SetString(ctx.args[i], ctx.args[i + 1]);
+  ctx.CountChanges(ctx.args.size() / 2);
   ctx.reply.Ok();
 }
 
@@ -216,6 +219,7 @@ void SetNx(CommandContext& ctx) {
   Db& db = ctx.db();
   if (db.Find(ctx.args[1], ctx.now_ms) != nullptr) return ctx.reply.Integer(0);
   db.SetString(ctx.args[1], ctx.args[2]);
+  ctx.CountChanges();
   ctx.reply.Integer(1);
 }
 
@@ -224,6 +228,7 @@ void SetExGeneric(CommandContext& ctx, bool seconds, std::string_view command) {
   auto at = ExpireAtOrReply(ctx, ctx.args[2], seconds, /*relative=*/true, command);
   if (!at) return;
   ctx.db().SetString(ctx.args[1], ctx.args[3], *at);
+  ctx.CountChanges();
   ctx.reply.Ok();
 }
 void SetEx(CommandContext& ctx) { SetExGeneric(ctx, true, "setex"); }
@@ -248,11 +253,12 @@ bool GetGeneric(CommandContext& ctx) {
 void GetSet(CommandContext& ctx) {
   if (!GetGeneric(ctx)) return;
   ctx.db().SetString(ctx.args[1], ctx.args[2]);
+  ctx.CountChanges();
 }
 
 void GetDel(CommandContext& ctx) {
   if (!GetGeneric(ctx)) return;
-  ctx.db().Delete(ctx.args[1], ctx.now_ms);
+  ctx.CountChanges(ctx.db().Delete(ctx.args[1], ctx.now_ms));
 }
 
 // GETEX key [EX s|PX ms|EXAT ts|PXAT ts|PERSIST]: options are parsed first (syntax errors even for
@@ -278,10 +284,12 @@ void GetEx(CommandContext& ctx) {
   Db& db = ctx.db();
   if ((flags & (kSetExAt | kSetPxAt)) && expire_at <= ctx.now_ms) {
     db.Delete(key, ctx.now_ms);
+    ctx.CountChanges();
   } else if (flags & kSetAnyExpire) {
     db.SetExpire(key, expire_at);
+    ctx.CountChanges();
   } else if (flags & kSetPersist) {
-    db.Persist(key);
+    ctx.CountChanges(db.Persist(key));
   }
 }
 
@@ -294,6 +302,7 @@ void MSetNx(CommandContext& ctx) {
     if (db.Find(ctx.args[i], ctx.now_ms) != nullptr) return ctx.reply.Integer(0);
   }
   for (size_t i = 1; i < ctx.args.size(); i += 2) db.SetString(ctx.args[i], ctx.args[i + 1]);
+  ctx.CountChanges(ctx.args.size() / 2);
   ctx.reply.Integer(1);
 }
 
@@ -363,6 +372,7 @@ void IncrByFloat(CommandContext& ctx) {
   const std::string text = FormatLongDoubleHuman(value);
   bool inserted = false;
   db.FindOrInsert(key, ctx.now_ms, &inserted).SetString(text);
+  ctx.CountChanges();
   ctx.reply.Bulk(text);
 }
 
@@ -387,11 +397,13 @@ void Append(CommandContext& ctx) {
   Value* v = db.Find(key, ctx.now_ms);
   if (v == nullptr) {
     db.SetString(key, add);
+    ctx.CountChanges();
     return ctx.reply.Integer(static_cast<int64_t>(add.size()));
   }
   if (v->type() != ValueType::kString) return ctx.reply.Error(errors::kWrongType);
   if (!CheckStringLength(ctx, v->str().size(), add.size())) return;
   v->mutable_str().append(add.data(), add.size());
+  ctx.CountChanges();
   ctx.reply.Integer(static_cast<int64_t>(v->str().size()));
 }
 
@@ -450,6 +462,7 @@ void SetRange(CommandContext& ctx) {
   const size_t off = static_cast<size_t>(*offset);
   if (s.size() < off + value.size()) s.resize(off + value.size());
   std::memcpy(s.data() + off, value.data(), value.size());
+  ctx.CountChanges();
   ctx.reply.Integer(static_cast<int64_t>(s.size()));
 }
 
