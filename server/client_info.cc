@@ -14,6 +14,7 @@ void AppendClientInfo(std::string& out, const ClientInfo& info, const ConnState&
   const ConnState& st = *info.state;
   const bool self = &st == &caller;
   std::string flags;
+  if (st.monitor) flags += 'O';
   if (st.close_after_reply) flags += 'c';
   if (info.unix_socket) flags += 'U';
   if (st.no_evict) flags += 'e';

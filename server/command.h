@@ -44,6 +44,10 @@ struct CommandContext {
   // Counts `n` changes to the data, as Redis's `server.dirty += n`.
   void CountChanges(uint64_t n = 1) { server.dirty += n; }
 
+  // Shows argument `i` as "(redacted)" in SLOWLOG and MONITOR (Redis's
+  // redactClientCommandArgument).
+  void Redact(size_t i) { conn.redacted_args.push_back(static_cast<uint32_t>(i)); }
+
   // The selected database, with its access clock set to the command's time.
   Db& db() {
     Db& d = server.dbs.db(conn.db_index);

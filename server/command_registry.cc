@@ -67,6 +67,9 @@ CommandRegistry BuildCommandRegistry() {
   RegisterDebugFamily(registry);
   RegisterScriptingFamily(registry);
   RegisterFaultFamily(registry);
+  RegisterMonitorFamily(registry);
+  RegisterSlowlogFamily(registry);
+  RegisterLatencyFamily(registry);
   return registry;
 }
 

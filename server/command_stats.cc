@@ -34,6 +34,26 @@ uint64_t LatencyHistogram::ValueAtPercentile(double percentile) const {
   return HighestValueOf(kBuckets - 1);
 }
 
+std::vector<std::pair<uint64_t, uint64_t>> LatencyHistogram::CumulativeByPowersOfTwo() const {
+  std::vector<std::pair<uint64_t, uint64_t>> out;
+  constexpr int kLevels = 21;  // 1024 ns << 20 is past Redis's one-second maximum
+  size_t b = 0;
+  uint64_t below = 0;
+  for (int k = 0; k < kLevels && below < count_; ++k) {
+    const uint64_t level = uint64_t{1024} << k;
+    if (k == kLevels - 1) {
+      below = count_;
+    } else {
+      for (; b < kBuckets && HighestValueOf(b) < level; ++b) below += buckets_[b];
+    }
+    // HDR with 2 significant digits: values from `level` up to level + 2^(k+3) - 1 are
+    // equivalent to it.
+    const uint64_t key = (level + (uint64_t{1} << (k + 3)) - 1) / 1000;
+    if (below > (out.empty() ? 0 : out.back().second)) out.emplace_back(key, below);
+  }
+  return out;
+}
+
 void ErrorStats::Record(std::string_view reply) {
   if (!enabled_) return;
   // Redis's afterErrorReply: the code runs from after the '-' to the first space within the

@@ -7,6 +7,8 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace kv {
 
@@ -22,6 +24,11 @@ class LatencyHistogram {
   // histograms answer; 0 when empty.
   uint64_t ValueAtPercentile(double percentile) const;
   uint64_t count() const { return count_; }
+  // LATENCY HISTOGRAM's histogram_usec, as Redis's fillCommandCDF walks its HDR histogram: at
+  // each power of two from 1024 ns to 2^30 ns (where Redis's histogram ends: longer calls count
+  // there), the number of calls that took less, keyed by that level in microseconds as HDR's
+  // highest equivalent value (1, 2, 4, 8, 16, 33, ...), listed only where the number grew.
+  std::vector<std::pair<uint64_t, uint64_t>> CumulativeByPowersOfTwo() const;
 
  private:
   static constexpr int kSubBits = 3;

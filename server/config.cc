@@ -273,6 +273,12 @@ const std::vector<Directive>& Directives() {
       {"pidfile", false, false, 1, 1, GetString<&Config::pidfile>, SetString<&Config::pidfile>},
       {"enable-debug-command", false, false, 1, 1, GetString<&Config::enable_debug_command>,
        SetEnableDebugCommand},
+      {"slowlog-log-slower-than", true, false, 1, 1, GetInt<&Config::slowlog_log_slower_than>,
+       SetInt<&Config::slowlog_log_slower_than, -1, LLONG_MAX>},
+      {"slowlog-max-len", true, false, 1, 1, GetInt<&Config::slowlog_max_len>,
+       SetInt<&Config::slowlog_max_len, 0, LONG_MAX>},
+      {"latency-monitor-threshold", true, false, 1, 1, GetInt<&Config::latency_monitor_threshold>,
+       SetInt<&Config::latency_monitor_threshold, 0, LLONG_MAX>},
       {"port-file", false, false, 1, 1, GetString<&Config::port_file>,
        SetString<&Config::port_file>},
       {"enable-fault-injection", true, true, 1, 1,
@@ -431,53 +437,9 @@ std::optional<std::string> LoadConfigFile(const std::string& path, Config* confi
   return ApplyConfigText(text.str(), path, config);
 }
 
-namespace {
-
-// Redis's sdscatrepr: the text in double quotes with \\, \", \n, \r, \t, \a, \b and \xHH
-// escapes, so that the config parser reads back exactly the original bytes.
-void AppendQuoted(std::string_view arg, std::string* out) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  *out += '"';
-  for (unsigned char c : arg) {
-    switch (c) {
-      case '\\':
-      case '"':
-        *out += '\\';
-        *out += static_cast<char>(c);
-        break;
-      case '\n':
-        *out += "\\n";
-        break;
-      case '\r':
-        *out += "\\r";
-        break;
-      case '\t':
-        *out += "\\t";
-        break;
-      case '\a':
-        *out += "\\a";
-        break;
-      case '\b':
-        *out += "\\b";
-        break;
-      default:
-        if (std::isprint(c)) {
-          *out += static_cast<char>(c);
-        } else {
-          *out += "\\x";
-          *out += kHex[c >> 4];
-          *out += kHex[c & 15];
-        }
-    }
-  }
-  *out += '"';
-}
-
-}  // namespace
-
 std::string QuoteConfigArg(std::string_view arg) {
   std::string out;
-  AppendQuoted(arg, &out);
+  AppendRepr(out, arg);
   return out;
 }
 
@@ -543,7 +505,7 @@ CommandLine ParseCommandLine(int argc, const char* const* argv) {
     }
     // A value with no option before it becomes a line of its own, which then fails as an unknown
     // directive, as in Redis.
-    AppendQuoted(arg, &text);
+    AppendRepr(text, arg);
     text += ' ';
     have_value = true;
   }

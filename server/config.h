@@ -65,6 +65,12 @@ struct Config {
   // Who may run DEBUG: "no" (nobody), "yes" (everyone) or "local" (loopback and unix socket
   // clients). Like Redis 7, only a configuration file or the command line may change it.
   std::string enable_debug_command = "no";
+  // SLOWLOG: commands that run for at least this many microseconds are logged (-1: none), and the
+  // log keeps the latest slowlog_max_len of them.
+  int64_t slowlog_log_slower_than = 10000;
+  int64_t slowlog_max_len = 128;
+  // LATENCY: commands that take at least this many milliseconds are events (0: none).
+  int64_t latency_monitor_threshold = 0;
   // kvserver's own: the file the binary writes its TCP port to once it accepts connections.
   std::string port_file;
   // kvserver's own: whether clients may arm faults with KVFAULT.

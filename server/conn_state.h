@@ -1,16 +1,24 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace kv {
 
 struct CommandSpec;
+class MonitorSink;
 
 // Per-connection state that commands may read or change. It lives with the connection, never in
 // storage: the selected database, the protocol version, the client's name.
 struct ConnState {
   uint64_t id = 0;
+  // The peer as Redis's getClientPeerId shows it (SLOWLOG, MONITOR, CLIENT LIST): "ip:port",
+  // "[ipv6]:port", or "<unixsocket>:0" for a unix socket client.
+  std::string addr;
+  bool unix_socket = false;
   size_t db_index = 0;
   int protocol = 2;
   std::string name;
@@ -36,6 +44,21 @@ struct ConnState {
   // CLIENT SETINFO LIB-NAME / LIB-VER.
   std::string lib_name;
   std::string lib_ver;
+  // MONITOR: whether this connection receives every command run, and where its lines go (set by
+  // the connection; null where there is nowhere to send them).
+  bool monitor = false;
+  MonitorSink* monitor_sink = nullptr;
+  // Arguments of the running command that SLOWLOG and MONITOR show as "(redacted)" (passwords),
+  // as Redis's redactClientCommandArgument; the dispatcher clears them after each command.
+  std::vector<uint32_t> redacted_args;
+
+  // Argument `i` of the running command as the logs show it.
+  std::string_view LoggedArg(std::span<const std::string_view> args, size_t i) const {
+    for (uint32_t r : redacted_args) {
+      if (r == i) return "(redacted)";
+    }
+    return args[i];
+  }
 };
 
 }  // namespace kv

@@ -74,6 +74,7 @@ Connection::Connection(Server* server, Socket socket, uint64_t id)
       writer_(&out_),
       resume_(socket_.get_executor(), boost::asio::steady_timer::time_point::max()) {
   state_.id = id;
+  state_.monitor_sink = this;
   // Redis's createClient: a client is born authenticated when no password is required.
   state_.authenticated = server->state_.config.requirepass.empty();
   UpdateParserLimits();
@@ -82,14 +83,14 @@ Connection::Connection(Server* server, Socket socket, uint64_t id)
   fd_ = fd;
   sockaddr_storage sa{};
   socklen_t len = sizeof(sa);
-  unix_socket_ =
+  state_.unix_socket =
       ::getsockname(fd, reinterpret_cast<sockaddr*>(&sa), &len) == 0 && sa.ss_family == AF_UNIX;
-  if (unix_socket_) {
+  if (state_.unix_socket) {
     // Redis's genClientAddrString: both ends of a unix socket client are the socket's path.
-    addr_ = server->state_.config.unixsocket + ":0";
-    laddr_ = addr_;
+    state_.addr = server->state_.config.unixsocket + ":0";
+    laddr_ = state_.addr;
   } else {
-    addr_ = FormatTcpAddress(fd, true);
+    state_.addr = FormatTcpAddress(fd, true);
     laddr_ = FormatTcpAddress(fd, false);
   }
 }
@@ -97,10 +98,10 @@ Connection::Connection(Server* server, Socket socket, uint64_t id)
 ClientInfo Connection::Describe() const {
   ClientInfo info;
   info.state = &state_;
-  info.addr = addr_;
+  info.addr = state_.addr;
   info.laddr = laddr_;
   info.fd = closed_ ? -1 : fd_;
-  info.unix_socket = unix_socket_;
+  info.unix_socket = state_.unix_socket;
   info.last_interaction_ms = last_interaction_ms_;
   info.qbuf = in_.size();
   info.qbuf_free = in_.capacity() - in_.size();
@@ -121,6 +122,22 @@ void Connection::Close() {
 }
 
 void Connection::Resume() { resume_.cancel(); }
+
+void Connection::SendMonitorLine(std::string_view line) {
+  if (closed_ || close_asap_ || state_.reply_off || state_.reply_skip) return;
+  out_.Append(line);
+  // Like any client (Redis's asyncCloseClientOnOutputBufferLimitReached), a monitor that does
+  // not keep up is closed once its pending output passes the limit.
+  if (CloseIfOverOutputLimit(server_->state_.clock->NowMs(), /*from_cron=*/true)) return;
+  if (idle_read_) {
+    idle_read_ = false;
+    boost::system::error_code ignored;
+    socket_.cancel(ignored);
+  } else if (held_) {
+    // Held by CLIENT PAUSE (its wait is for the pause): write what the socket takes now.
+    WriteOutput();
+  }
+}
 
 asio::awaitable<void> Connection::Run() {
   auto self = shared_from_this();
@@ -179,18 +196,27 @@ asio::awaitable<void> Connection::Serve() {
     if (want_read && out_.empty() && in_.capacity() == 0) {
       // A client that has sent nothing yet has no input buffer, and gets none while it is idle:
       // thousands of idle connections cost no buffers.
+      idle_read_ = true;
       co_await socket_.async_wait(Socket::wait_read, asio::redirect_error(asio::use_awaitable, ec));
-      if (ec || closed_) co_return;
-      read = ReadInput();
+      if (closed_) co_return;
+      // Woken by a monitor line: write it first.
+      if (std::exchange(idle_read_, false) || ec != asio::error::operation_aborted) {
+        if (ec) co_return;
+        read = ReadInput();
+      }
     } else if (want_read && out_.empty()) {
       // The common case: nothing to write, wait for the next request. A read (unlike a wait for
       // readability, which Asio re-arms with an epoll_ctl every time) costs no extra system call.
       in_.PrepareWrite(kReadChunk);
+      idle_read_ = true;
       const size_t n = co_await socket_.async_read_some(
           asio::buffer(in_.data() + in_.size(), in_.WritableSize()),
           asio::redirect_error(asio::use_awaitable, ec));
       if (closed_) co_return;
-      read = TakeInput(n, ec);
+      // Woken by a monitor line: write it first.
+      if (std::exchange(idle_read_, false) || ec != asio::error::operation_aborted) {
+        read = TakeInput(n, ec);
+      }
     } else if (want_read) {
       // Replies are waiting and the client may still be sending: whichever comes first.
       auto [order, read_ec, write_ec] =
@@ -297,7 +323,7 @@ bool Connection::ProcessInput() {
     // The arguments point into the input buffer: drop the command only after it ran.
     in_.Consume(consumed);
     UpdateParserLimits();
-    if (CloseIfOverOutputLimit(now_ms, /*from_cron=*/false)) return false;
+    if (closed_ || CloseIfOverOutputLimit(now_ms, /*from_cron=*/false)) return false;
     if (state_.close_after_reply) return false;
     // After an injected delay, later commands wait too, so replies keep their order.
     if (out_.size() >= stop_at || delay_ms_ > 0) return !in_.empty();

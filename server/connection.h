@@ -13,6 +13,7 @@
 #include "protocol/resp_parser.h"
 #include "server/client_registry.h"
 #include "server/conn_state.h"
+#include "server/monitor.h"
 
 namespace kv {
 
@@ -26,7 +27,7 @@ class Server;
 // kMaxPendingOutput bytes of replies wait does reading pause, so a client that never reads
 // cannot make the server buffer without bound; a client whose replies still pass its
 // client-output-buffer-limit (one command with a huge reply) is disconnected.
-class Connection : public std::enable_shared_from_this<Connection> {
+class Connection : public std::enable_shared_from_this<Connection>, public MonitorSink {
  public:
   using Socket = boost::asio::generic::stream_protocol::socket;
 
@@ -38,6 +39,9 @@ class Connection : public std::enable_shared_from_this<Connection> {
   // Wakes a connection whose command CLIENT PAUSE holds: it runs the command again (or is held
   // again if the pause still covers it).
   void Resume();
+  // MONITOR: queues `line` like a reply (dropped under CLIENT REPLY OFF, as Redis's addReply) and
+  // wakes the connection to write it; over client-output-buffer-limit it closes the connection.
+  void SendMonitorLine(std::string_view line) override;
 
   const ConnState& state() const { return state_; }
   bool closed() const { return closed_; }
@@ -87,10 +91,9 @@ class Connection : public std::enable_shared_from_this<Connection> {
   RespParser parser_;
   ReplyWriter writer_;
   int64_t last_interaction_ms_ = 0;
-  // Both ends of the socket as CLIENT LIST prints them, found once at accept time.
-  std::string addr_;
+  // The local end of the socket as CLIENT LIST prints it, found once at accept time (the peer's
+  // is in state_).
   std::string laddr_;
-  bool unix_socket_ = false;
   int fd_ = -1;
   bool closed_ = false;
   bool peer_closed_ = false;  // the peer sent EOF: no more input will come
@@ -98,6 +101,9 @@ class Connection : public std::enable_shared_from_this<Connection> {
   // (which never expires by itself) until Resume() or Close() cancels the wait.
   bool held_ = false;
   boost::asio::steady_timer resume_;
+  // Waiting for input with no replies pending: a monitor line cancels the wait so that the line
+  // is written.
+  bool idle_read_ = false;
   // Close at once, dropping pending replies (Redis's CLIENT_CLOSE_ASAP).
   bool close_asap_ = false;
   // When the pending replies reached the soft output limit (seconds), 0 while below it.

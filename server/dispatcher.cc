@@ -15,7 +15,8 @@ Dispatcher::Dispatcher(ServerState* state) : state_(state) {
 bool Dispatcher::Dispatch(std::span<const std::string_view> args, ConnState& conn,
                           ReplyWriter& reply, int64_t now_ms) {
   const size_t size_before = reply.buffer()->size();
-  if (!Run(args, conn, reply, now_ms)) return false;
+  const Outcome outcome = Run(args, conn, reply, now_ms);
+  if (outcome.held) return false;
   // Redis counts every error reply in INFO's total_error_replies and errorstats, whether the
   // command was rejected (unknown, wrong arity) or its handler failed. Every error kvserver
   // sends is a whole reply that starts with '-'.
@@ -32,7 +33,36 @@ bool Dispatcher::Dispatch(std::span<const std::string_view> args, ConnState& con
   // Redis's commandProcessed: a skip lasts for one command after CLIENT REPLY SKIP.
   conn.reply_skip = conn.reply_skip_next;
   conn.reply_skip_next = false;
+  // After the reply, so that a monitor's own command is answered before its line.
+  if (outcome.ran != nullptr) LogCommand(*outcome.ran, args, conn, now_ms, outcome.ns);
+  if (!conn.redacted_args.empty()) conn.redacted_args.clear();
   return true;
+}
+
+void Dispatcher::LogCommand(const CommandSpec& spec, std::span<const std::string_view> args,
+                            const ConnState& conn, int64_t now_ms, uint64_t ns) {
+  const Config& config = state_->config;
+  const int64_t us = static_cast<int64_t>(ns / 1000);
+  if (config.latency_monitor_threshold != 0 && us / 1000 >= config.latency_monitor_threshold) {
+    state_->latency_monitor.AddSample((spec.flags & kCmdFast) ? "fast-command" : "command",
+                                      now_ms / 1000, static_cast<uint64_t>(us / 1000));
+  }
+  if (config.slowlog_log_slower_than >= 0) {
+    state_->slowlog.Record(args, conn, now_ms / 1000, us, config.slowlog_log_slower_than,
+                           static_cast<uint64_t>(config.slowlog_max_len));
+  }
+  // Redis shows no administrative command to monitors.
+  if (!state_->monitors.empty() && (spec.flags & (kCmdSkipMonitor | kCmdAdmin)) == 0) {
+    FeedMonitors(args, conn);
+  }
+}
+
+void Dispatcher::FeedMonitors(std::span<const std::string_view> args, const ConnState& conn) {
+  const std::string line =
+      MonitorLine(state_->clock->NowUs(), conn, state_->config.unixsocket, args);
+  // A monitor the line closes (over its output limit) stays in the list until its connection
+  // ends.
+  for (MonitorSink* monitor : state_->monitors) monitor->SendMonitorLine(line);
 }
 
 bool Dispatcher::ReplyIsError(ReplyWriter& reply, size_t size_before) {
@@ -40,22 +70,22 @@ bool Dispatcher::ReplyIsError(ReplyWriter& reply, size_t size_before) {
   return out->size() > size_before && out->data()[size_before] == '-';
 }
 
-bool Dispatcher::Run(std::span<const std::string_view> args, ConnState& conn, ReplyWriter& reply,
-                     int64_t now_ms) {
+Dispatcher::Outcome Dispatcher::Run(std::span<const std::string_view> args, ConnState& conn,
+                                    ReplyWriter& reply, int64_t now_ms) {
   const CommandSpec* spec = state_->registry->Find(args[0]);
   // As Redis's c->lastcmd: set before the command runs (so CLIENT LIST shows itself), null for
   // an unknown command or subcommand.
   conn.last_cmd = spec;
   if (spec == nullptr) {
     reply.Error(UnknownCommandError(args[0], args.data() + 1, args.size() - 1));
-    return true;
+    return {};
   }
   if (!spec->subcommands.empty() && args.size() >= 2) {
     const CommandSpec* sub = CommandRegistry::FindSubcommand(*spec, args[1]);
     conn.last_cmd = sub;
     if (sub == nullptr) {
       reply.Error(UnknownSubcommandError(args[1], spec->name));
-      return true;
+      return {};
     }
     spec = sub;
   }
@@ -64,7 +94,7 @@ bool Dispatcher::Run(std::span<const std::string_view> args, ConnState& conn, Re
     // Redis's rejectCommand: counted against the command, which never ran.
     ++stats.rejected_calls;
     reply.Error(WrongArityError(FullName(*spec)));
-    return true;
+    return {};
   }
   // Redis's processCommand: before authenticating, only the no-auth commands (AUTH, HELLO, QUIT)
   // run.
@@ -72,22 +102,23 @@ bool Dispatcher::Run(std::span<const std::string_view> args, ConnState& conn, Re
     // Redis's rejectCommand: counted against the command, which never ran.
     ++stats.rejected_calls;
     reply.Error(errors::kNoAuth);
-    return true;
+    return {};
   }
   // Redis's processCommand holds a command under CLIENT PAUSE only once it would run: unknown
   // commands and arity errors are answered at once.
-  if (state_->pause.Holds((spec->flags & kCmdWrite) != 0, now_ms)) return false;
+  if (state_->pause.Holds((spec->flags & kCmdWrite) != 0, now_ms)) return {.held = true};
   const size_t size_before = reply.buffer()->size();
   CommandContext ctx{args, reply, conn, *state_, now_ms};
-  // One clock reading before and one after: the whole per-command cost of commandstats and
-  // latencystats.
+  // One clock reading before and one after: the whole per-command cost of commandstats,
+  // latencystats, SLOWLOG and LATENCY.
   const auto start = std::chrono::steady_clock::now();
   spec->handler(ctx);
   const auto elapsed = std::chrono::steady_clock::now() - start;
+  const auto ns =
+      static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(elapsed).count());
   ++state_->stats.total_commands_processed;
-  stats.RecordCall(std::chrono::duration_cast<std::chrono::nanoseconds>(elapsed).count(),
-                   ReplyIsError(reply, size_before));
-  return true;
+  stats.RecordCall(ns, ReplyIsError(reply, size_before));
+  return {.ran = spec, .ns = ns};
 }
 
 }  // namespace kv

@@ -23,8 +23,20 @@ class Dispatcher {
                 int64_t now_ms);
 
  private:
-  bool Run(std::span<const std::string_view> args, ConnState& conn, ReplyWriter& reply,
-           int64_t now_ms);
+  // What Run did: held by CLIENT PAUSE, answered without running (ran == null), or ran `ran`
+  // for `ns` nanoseconds.
+  struct Outcome {
+    bool held = false;
+    const CommandSpec* ran = nullptr;
+    uint64_t ns = 0;
+  };
+  Outcome Run(std::span<const std::string_view> args, ConnState& conn, ReplyWriter& reply,
+              int64_t now_ms);
+  // Redis's call() after the command: the latency monitor, the slow log and MONITOR. Each is
+  // one comparison while it is off.
+  void LogCommand(const CommandSpec& spec, std::span<const std::string_view> args,
+                  const ConnState& conn, int64_t now_ms, uint64_t ns);
+  void FeedMonitors(std::span<const std::string_view> args, const ConnState& conn);
   // Whether the writer's output past `size_before` is an error reply.
   static bool ReplyIsError(ReplyWriter& reply, size_t size_before);
 

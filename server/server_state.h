@@ -9,6 +9,9 @@
 #include "server/command_stats.h"
 #include "server/config.h"
 #include "server/fault_injector.h"
+#include "server/latency_monitor.h"
+#include "server/monitor.h"
+#include "server/slowlog.h"
 #include "storage/clock.h"
 #include "storage/db_set.h"
 
@@ -52,6 +55,11 @@ struct ServerState {
   // dispatcher); INFO errorstats.
   std::vector<CommandStats> command_stats;
   ErrorStats error_stats;
+  // SLOWLOG, LATENCY's events and the MONITOR connections (in the order they started), all fed
+  // by the dispatcher after each command.
+  SlowLog slowlog;
+  LatencyMonitor latency_monitor;
+  std::vector<MonitorSink*> monitors;
 
   // Facts about the running process, for INFO.
   std::string run_id;

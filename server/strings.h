@@ -62,6 +62,47 @@ inline std::vector<std::string_view> SplitWords(std::string_view s, char sep = '
   return words;
 }
 
+// Redis's sdscatrepr: `s` in double quotes with \\, \", \n, \r, \t, \a, \b and \xHH escapes
+// (MONITOR's lines, CONFIG REWRITE's values; the config parser reads it back exactly).
+inline void AppendRepr(std::string& out, std::string_view s) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  out += '"';
+  for (unsigned char c : s) {
+    switch (c) {
+      case '\\':
+      case '"':
+        out += '\\';
+        out += static_cast<char>(c);
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      case '\a':
+        out += "\\a";
+        break;
+      case '\b':
+        out += "\\b";
+        break;
+      default:
+        // isprint in the C locale: 0x20..0x7e.
+        if (c >= 0x20 && c < 0x7f) {
+          out += static_cast<char>(c);
+        } else {
+          out += "\\x";
+          out += kHex[c >> 4];
+          out += kHex[c & 15];
+        }
+    }
+  }
+  out += '"';
+}
+
 template <typename Strings>
 std::string JoinWords(const Strings& words, std::string_view sep = " ") {
   std::string out;

@@ -11,11 +11,14 @@ class Clock {
  public:
   virtual ~Clock() = default;
   virtual int64_t NowMs() const = 0;
+  // Unix microseconds (MONITOR's timestamps); a manual clock has whole milliseconds.
+  virtual int64_t NowUs() const { return NowMs() * 1000; }
 };
 
 class SystemClock final : public Clock {
  public:
   int64_t NowMs() const override;
+  int64_t NowUs() const override;
 };
 
 // Thread-safe: a test may move it while a server reads it on its own thread.

@@ -70,6 +70,8 @@ void Hello(CommandContext& ctx) {
     const size_t more = ctx.args.size() - 1 - j;
     std::string_view opt = ctx.args[j];
     if (EqualsIgnoreCase(opt, "auth") && more >= 2) {
+      ctx.Redact(j + 1);
+      ctx.Redact(j + 2);
       if (!Authenticate(ctx.conn, ctx.server, ctx.args[j + 1], ctx.args[j + 2])) {
         return ctx.reply.Error(errors::kWrongPass);
       }

@@ -1,4 +1,4 @@
-// Connection: PING, ECHO, QUIT, SELECT, AUTH.
+// Connection: PING, ECHO, QUIT, SELECT, AUTH, RESET.
 
 #include <climits>
 
@@ -7,6 +7,7 @@
 #include "server/command_registry.h"
 #include "server/commands/families.h"
 #include "server/errors.h"
+#include "server/monitor.h"
 
 namespace kv {
 namespace {
@@ -41,6 +42,9 @@ void Select(CommandContext& ctx) {
 // AUTH [username] password, as Redis's authCommand with its one user, "default".
 void Auth(CommandContext& ctx) {
   if (ctx.args.size() > 3) return ctx.reply.Error(errors::kSyntax);
+  // The password (and the user name of the two-argument form) never reach SLOWLOG or MONITOR.
+  ctx.Redact(1);
+  if (ctx.args.size() == 3) ctx.Redact(2);
   std::string_view user = "default";
   std::string_view password = ctx.args[1];
   if (ctx.args.size() == 2) {
@@ -60,6 +64,24 @@ void Auth(CommandContext& ctx) {
   ctx.reply.Ok();
 }
 
+// RESET, as Redis's clearClientConnectionState: the connection is as if it had just connected
+// (database 0, RESP2, no name, replies on, not monitoring, authenticated only when no password
+// is required). Like Redis 7.2 it also clears CLIENT NO-EVICT and NO-TOUCH.
+void Reset(CommandContext& ctx) {
+  ConnState& c = ctx.conn;
+  StopMonitoring(c, ctx.server.monitors);
+  c.db_index = 0;
+  c.protocol = 2;
+  ctx.reply.set_protocol(2);
+  c.authenticated = ctx.server.config.requirepass.empty();
+  c.name.clear();
+  c.reply_off = false;
+  c.reply_skip_next = false;
+  c.no_evict = false;
+  c.no_touch = false;
+  ctx.reply.SimpleString("RESET");
+}
+
 }  // namespace
 
 void RegisterConnectionFamily(CommandRegistry& r) {
@@ -76,6 +98,9 @@ void RegisterConnectionFamily(CommandRegistry& r) {
   r.Register({"select", 2, kCmdLoading | kCmdStale | kCmdFast, 0, 0, 0, Select, "connection",
               "Change the selected database for the current connection", "1.0.0",
               "@fast @connection"});
+  r.Register({"reset", 1,
+              kCmdNoScript | kCmdLoading | kCmdStale | kCmdFast | kCmdNoAuth | kCmdAllowBusy, 0, 0,
+              0, Reset, "connection", "Reset the connection", "6.2.0", "@fast @connection"});
 }
 
 }  // namespace kv

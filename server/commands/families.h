@@ -16,5 +16,8 @@ void RegisterClientFamily(CommandRegistry& registry);
 void RegisterDebugFamily(CommandRegistry& registry);
 void RegisterScriptingFamily(CommandRegistry& registry);
 void RegisterFaultFamily(CommandRegistry& registry);
+void RegisterMonitorFamily(CommandRegistry& registry);
+void RegisterSlowlogFamily(CommandRegistry& registry);
+void RegisterLatencyFamily(CommandRegistry& registry);
 
 }  // namespace kv

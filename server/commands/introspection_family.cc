@@ -33,6 +33,10 @@ constexpr KeySpecDoc kCopyKeySpecs[] = {{"RO access", 1, 0}, {"OW update", 2, 0}
 constexpr KeySpecDoc kRenameKeySpecs[] = {{"RW access delete", 1, 0}, {"OW update", 2, 0}};
 constexpr KeySpecDoc kRenameNxKeySpecs[] = {{"RW access delete", 1, 0}, {"OW insert", 2, 0}};
 
+// The tips of LATENCY's reporting subcommands.
+constexpr std::string_view kLatencyTips =
+    "nondeterministic_output request_policy:all_nodes response_policy:special";
+
 struct CommandMeta {
   std::string_view full_name;
   std::string_view key_flags;  // space separated, as COMMAND INFO spells them
@@ -176,6 +180,26 @@ constexpr CommandMeta kMeta[] = {
     {"object|idletime", "RO", "", "nondeterministic_output", "", ""},
     {"object|refcount", "RO", "", "nondeterministic_output", "", ""},
     {"config|help", "", "", "", "O(1)", ""},
+    {"slowlog", "", "", "", "Depends on subcommand.", ""},
+    {"slowlog|get", "", "", "request_policy:all_nodes nondeterministic_output",
+     "O(N) where N is the number of entries returned",
+     "4.0.0|Added client IP address, port and name to the reply."},
+    {"slowlog|len", "", "",
+     "request_policy:all_nodes response_policy:agg_sum nondeterministic_output", "O(1)", ""},
+    {"slowlog|reset", "", "", "request_policy:all_nodes response_policy:all_succeeded",
+     "O(N) where N is the number of entries in the slowlog", ""},
+    {"slowlog|help", "", "", "", "O(1)", ""},
+    {"latency", "", "", "", "Depends on subcommand.", ""},
+    {"latency|latest", "", "", kLatencyTips, "O(1)", ""},
+    {"latency|history", "", "", kLatencyTips, "O(1)", ""},
+    {"latency|doctor", "", "", kLatencyTips, "O(1)", ""},
+    {"latency|graph", "", "", kLatencyTips, "O(1)", ""},
+    {"latency|histogram", "", "", kLatencyTips,
+     "O(N) where N is the number of commands with latency information being retrieved.", ""},
+    {"latency|reset", "", "", "request_policy:all_nodes response_policy:all_succeeded", "O(1)", ""},
+    {"latency|help", "", "", "", "O(1)", ""},
+    {"reset", "", "", "", "O(1)", ""},
+    {"role", "", "", "", "O(1)", ""},
     {"command", "", "", "nondeterministic_output_order",
      "O(N) where N is the total number of Redis commands", ""},
     {"command|count", "", "", "", "O(1)", ""},
@@ -388,6 +412,14 @@ constexpr DocArg kBitfieldRoArgs[] = {
     {"encoding_offset", "block", -1, "GET", "", kArgOptional | kArgMultiple | kArgMultipleToken,
      kBitfieldGet}};
 
+// SLOWLOG and LATENCY.
+constexpr DocArg kSlowlogGetArgs[] = {{"count", "integer", -1, "", "", kArgOptional, {}}};
+constexpr DocArg kLatencyEventArgs[] = {{"event", "string", -1, "", "", 0, {}}};
+constexpr DocArg kLatencyResetArgs[] = {
+    {"event", "string", -1, "", "", kArgOptional | kArgMultiple, {}}};
+constexpr DocArg kLatencyHistogramArgs[] = {
+    {"command", "string", -1, "", "", kArgOptional | kArgMultiple, {}}};
+
 constexpr CommandArgs kArgs[] = {{"get", kGetArgs1},
                                  {"set", kSetArgs4},
                                  {"incr", kIncrArgs5},
@@ -436,7 +468,12 @@ constexpr CommandArgs kArgs[] = {{"get", kGetArgs1},
                                  {"bitpos", kBitPosArgs},
                                  {"bitop", kBitOpArgs},
                                  {"bitfield", kBitfieldArgs},
-                                 {"bitfield_ro", kBitfieldRoArgs}};
+                                 {"bitfield_ro", kBitfieldRoArgs},
+                                 {"slowlog|get", kSlowlogGetArgs},
+                                 {"latency|graph", kLatencyEventArgs},
+                                 {"latency|history", kLatencyEventArgs},
+                                 {"latency|reset", kLatencyResetArgs},
+                                 {"latency|histogram", kLatencyHistogramArgs}};
 
 // Commands that Redis 7.0's documentation marks deprecated: COMMAND DOCS reports the "deprecated"
 // doc flag, the version and the replacement.

@@ -1,4 +1,4 @@
-// Server: FLUSHDB, FLUSHALL, DBSIZE, SHUTDOWN, CONFIG, INFO.
+// Server: FLUSHDB, FLUSHALL, DBSIZE, SHUTDOWN, CONFIG, INFO, ROLE.
 
 #include <algorithm>
 #include <set>
@@ -126,6 +126,8 @@ void ConfigSet(CommandContext& ctx) {
       invalid = true;
       continue;
     }
+    // Redis's SENSITIVE_CONFIG: the value never reaches SLOWLOG, even when CONFIG SET fails.
+    if (d->name == "requirepass") ctx.Redact(i + 1);
     if (invalid) continue;
     if (!d->mutable_at_runtime || d->protected_at_runtime) {
       error_arg = std::string(name);
@@ -215,12 +217,23 @@ void Info(CommandContext& ctx) {
 
 constexpr uint32_t kAdmin = kCmdAdmin | kCmdNoScript;
 
+// ROLE of a Redis master without replicas: ["master", replication offset 0, no replicas].
+void Role(CommandContext& ctx) {
+  ctx.reply.ArrayHeader(3);
+  ctx.reply.Bulk("master");
+  ctx.reply.Integer(0);
+  ctx.reply.ArrayHeader(0);
+}
+
 }  // namespace
 
 void RegisterServerFamily(CommandRegistry& r) {
   r.Register({"flushdb", -1, kCmdWrite, 0, 0, 0, FlushDb, "server",
               "Remove all keys from the current database", "1.0.0",
               "@keyspace @write @slow @dangerous"});
+  r.Register({"role", 1, kCmdNoScript | kCmdLoading | kCmdStale | kCmdFast, 0, 0, 0, Role, "server",
+              "Return the role of the instance in the context of replication", "2.8.12",
+              "@admin @fast @dangerous"});
   r.Register({"flushall", -1, kCmdWrite, 0, 0, 0, FlushAll, "server",
               "Remove all keys from all databases", "1.0.0", "@keyspace @write @slow @dangerous"});
   r.Register({"dbsize", 1, kCmdReadOnly | kCmdFast, 0, 0, 0, DbSize, "server",

@@ -127,7 +127,10 @@ TEST(ConfigTextTest, EveryDirective) {
       "pidfile /tmp/kv.pid\n"
       "port-file /tmp/kv.port\n"
       "enable-fault-injection yes\n"
-      "enable-debug-command local\n";
+      "enable-debug-command local\n"
+      "slowlog-log-slower-than -1\n"
+      "slowlog-max-len 5\n"
+      "latency-monitor-threshold 100\n";
   ASSERT_EQ(Apply(text, &c), std::nullopt);
   EXPECT_EQ(c.port, 7000);
   EXPECT_EQ(c.bind, (std::vector<std::string>{"10.0.0.1", "::1"}));
@@ -156,8 +159,11 @@ TEST(ConfigTextTest, EveryDirective) {
   EXPECT_EQ(c.port_file, "/tmp/kv.port");
   EXPECT_TRUE(c.enable_fault_injection);
   EXPECT_EQ(c.enable_debug_command, "local");
+  EXPECT_EQ(c.slowlog_log_slower_than, -1);
+  EXPECT_EQ(c.slowlog_max_len, 5);
+  EXPECT_EQ(c.latency_monitor_threshold, 100);
   // Every directive in the table was exercised above.
-  EXPECT_EQ(Directives().size(), 25u);
+  EXPECT_EQ(Directives().size(), 28u);
 }
 
 TEST(ConfigTextTest, DirectiveGettersRenderValues) {

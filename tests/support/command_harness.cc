@@ -9,6 +9,8 @@ CommandHarness::CommandHarness(Config config)
       writer_(&out_) {
   state_.request_shutdown = [this] { shutdown_requested_ = true; };
   conn_.id = 1;
+  conn_.addr = "127.0.0.1:40001";
+  conn_.monitor_sink = this;
   conn_.created_ms = clock_.NowMs();
   clients_.Add(&conn_, "127.0.0.1:40001", "127.0.0.1:6379", 8);
   state_.clients = &clients_;

@@ -11,6 +11,7 @@
 #include "server/command_registry.h"
 #include "server/conn_state.h"
 #include "server/dispatcher.h"
+#include "server/monitor.h"
 #include "server/server_state.h"
 #include "storage/clock.h"
 
@@ -40,8 +41,10 @@ class FakeClients : public ClientRegistry {
 };
 
 // Runs commands in-process through the real command table and dispatcher, with a manual clock,
-// and returns the exact RESP bytes each one replied. One harness is one client connection.
-class CommandHarness {
+// and returns the exact RESP bytes each one replied. One harness is one client connection (from
+// 127.0.0.1:40001); after MONITOR its monitor lines follow the replies in what Run returns, as
+// they would on the wire.
+class CommandHarness : private MonitorSink {
  public:
   explicit CommandHarness(Config config = {});
 
@@ -59,6 +62,7 @@ class CommandHarness {
 
  private:
   std::string RunViews(const std::vector<std::string_view>& args);
+  void SendMonitorLine(std::string_view line) override { out_.Append(line); }
 
   ManualClock clock_;
   CommandRegistry registry_;
