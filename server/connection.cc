@@ -124,7 +124,7 @@ void Connection::Close() {
 void Connection::Resume() { resume_.cancel(); }
 
 void Connection::SendMonitorLine(std::string_view line) {
-  if (closed_ || close_asap_ || state_.reply_off || state_.reply_skip) return;
+  if (closed_ || close_asap_) return;
   out_.Append(line);
   // Like any client (Redis's asyncCloseClientOnOutputBufferLimitReached), a monitor that does
   // not keep up is closed once its pending output passes the limit.

@@ -39,8 +39,8 @@ class Connection : public std::enable_shared_from_this<Connection>, public Monit
   // Wakes a connection whose command CLIENT PAUSE holds: it runs the command again (or is held
   // again if the pause still covers it).
   void Resume();
-  // MONITOR: queues `line` like a reply (dropped under CLIENT REPLY OFF, as Redis's addReply) and
-  // wakes the connection to write it; over client-output-buffer-limit it closes the connection.
+  // MONITOR: queues `line` like a reply and wakes the connection to write it; over
+  // client-output-buffer-limit it closes the connection.
   void SendMonitorLine(std::string_view line) override;
 
   const ConnState& state() const { return state_; }

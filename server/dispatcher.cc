@@ -30,12 +30,13 @@ bool Dispatcher::Dispatch(std::span<const std::string_view> args, ConnState& con
   // never queues it. The flags are read after the command, so CLIENT REPLY ON is answered and
   // CLIENT REPLY OFF is not.
   if (conn.reply_off || conn.reply_skip) reply.buffer()->Truncate(size_before);
+  // After the reply, so that a monitor's own command is answered before its line, and before the
+  // skip below moves on, as Redis's call() feeds monitors before commandProcessed.
+  if (outcome.ran != nullptr) LogCommand(*outcome.ran, args, conn, now_ms, outcome.ns);
+  if (!conn.redacted_args.empty()) conn.redacted_args.clear();
   // Redis's commandProcessed: a skip lasts for one command after CLIENT REPLY SKIP.
   conn.reply_skip = conn.reply_skip_next;
   conn.reply_skip_next = false;
-  // After the reply, so that a monitor's own command is answered before its line.
-  if (outcome.ran != nullptr) LogCommand(*outcome.ran, args, conn, now_ms, outcome.ns);
-  if (!conn.redacted_args.empty()) conn.redacted_args.clear();
   return true;
 }
 
@@ -62,7 +63,10 @@ void Dispatcher::FeedMonitors(std::span<const std::string_view> args, const Conn
       MonitorLine(state_->clock->NowUs(), conn, state_->config.unixsocket, args);
   // A monitor the line closes (over its output limit) stays in the list until its connection
   // ends.
-  for (MonitorSink* monitor : state_->monitors) monitor->SendMonitorLine(line);
+  for (const ConnState* monitor : state_->monitors) {
+    // Dropped under CLIENT REPLY OFF or SKIP, as Redis's addReply drops any reply.
+    if (!monitor->reply_off && !monitor->reply_skip) monitor->monitor_sink->SendMonitorLine(line);
+  }
 }
 
 bool Dispatcher::ReplyIsError(ReplyWriter& reply, size_t size_before) {

@@ -28,9 +28,9 @@ std::string MonitorLine(int64_t unix_us, const ConnState& conn, std::string_view
   return line;
 }
 
-void StopMonitoring(ConnState& conn, std::vector<MonitorSink*>& monitors) {
+void StopMonitoring(ConnState& conn, std::vector<ConnState*>& monitors) {
   if (!conn.monitor) return;
-  std::erase(monitors, conn.monitor_sink);
+  std::erase(monitors, &conn);
   conn.monitor = false;
 }
 

@@ -26,6 +26,6 @@ std::string MonitorLine(int64_t unix_us, const ConnState& conn, std::string_view
                         std::span<const std::string_view> args);
 
 // Takes `conn` off the server's `monitors` when it is monitoring (RESET, a closed connection).
-void StopMonitoring(ConnState& conn, std::vector<MonitorSink*>& monitors);
+void StopMonitoring(ConnState& conn, std::vector<ConnState*>& monitors);
 
 }  // namespace kv

@@ -355,7 +355,7 @@ void Server::WarnCrossProtocol() {
 
 void Server::Forget(Connection* conn) {
   std::erase(held_, conn);
-  if (conn->state().monitor) std::erase(state_.monitors, static_cast<MonitorSink*>(conn));
+  if (conn->state().monitor) std::erase(state_.monitors, &conn->state());
   connections_.erase(conn);
   state_.connected_clients = connections_.size();
 }

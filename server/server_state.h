@@ -59,7 +59,7 @@ struct ServerState {
   // by the dispatcher after each command.
   SlowLog slowlog;
   LatencyMonitor latency_monitor;
-  std::vector<MonitorSink*> monitors;
+  std::vector<ConnState*> monitors;
 
   // Facts about the running process, for INFO.
   std::string run_id;

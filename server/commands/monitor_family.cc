@@ -11,7 +11,7 @@ void Monitor(CommandContext& ctx) {
   // A client that already monitors gets no reply at all, as in Redis.
   if (ctx.conn.monitor || ctx.conn.monitor_sink == nullptr) return;
   ctx.conn.monitor = true;
-  ctx.server.monitors.push_back(ctx.conn.monitor_sink);
+  ctx.server.monitors.push_back(&ctx.conn);
   ctx.reply.Ok();
 }
 

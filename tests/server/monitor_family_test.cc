@@ -52,6 +52,17 @@ TEST_F(MonitorFamilyTest, MonitorSeesCommandsAfterTheirReplies) {
   EXPECT_EQ(h.Run({"PING"}), "+PONG\r\n" + Line(R"("PING")", 3));
 }
 
+// A monitor's lines are replies like any other: CLIENT REPLY silences them as Redis's addReply
+// does (SKIP's own line still comes, the next command's does not).
+TEST_F(MonitorFamilyTest, ClientReplySilencesMonitorLines) {
+  h.Run({"MONITOR"});
+  EXPECT_EQ(h.Run({"CLIENT", "REPLY", "SKIP"}), Line(R"("CLIENT" "REPLY" "SKIP")"));
+  EXPECT_EQ(h.Run({"PING"}), "");
+  EXPECT_EQ(h.Run({"CLIENT", "REPLY", "OFF"}), "");
+  EXPECT_EQ(h.Run({"PING"}), "");
+  EXPECT_EQ(h.Run({"CLIENT", "REPLY", "ON"}), kOk + Line(R"("CLIENT" "REPLY" "ON")"));
+}
+
 TEST_F(MonitorFamilyTest, MonitorClientShowsFlagO) {
   EXPECT_NE(h.Run({"CLIENT", "INFO"}).find(" flags=N "), std::string::npos);
   h.Run({"MONITOR"});
