@@ -31,41 +31,9 @@ std::string FormatMemory(int64_t bytes) {
 
 // Redis's sdscatrepr: a double-quoted string with escapes.
 std::string Quote(std::string_view s) {
-  std::string out = "\"";
-  for (unsigned char c : s) {
-    switch (c) {
-      case '\\':
-        out += "\\\\";
-        break;
-      case '"':
-        out += "\\\"";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      case '\a':
-        out += "\\a";
-        break;
-      case '\b':
-        out += "\\b";
-        break;
-      default:
-        if (std::isprint(c)) {
-          out += static_cast<char>(c);
-        } else {
-          char buf[5];
-          std::snprintf(buf, sizeof(buf), "\\x%02x", c);
-          out += buf;
-        }
-    }
-  }
-  return out + "\"";
+  std::string out;
+  AppendRepr(out, s);
+  return out;
 }
 
 // How Redis writes a directive: the lines for its current value (none: leave it out of the file

@@ -33,19 +33,10 @@ class ClientCommandsTest : public ::testing::Test {
     return c;
   }
 
-  // Sends one command and returns its reply ("<no reply>" when none came).
   static std::string Call(RawConnection& c, const std::vector<std::string>& args) {
-    if (!c.Send(EncodeCommand(args))) return "<send failed>";
-    return c.ReadReply().value_or("<no reply>");
+    return c.Call(args);
   }
-
-  // The connection's own address as the server sees it: "127.0.0.1:port".
-  static std::string LocalAddress(const RawConnection& c) {
-    sockaddr_in sa{};
-    socklen_t len = sizeof(sa);
-    ::getsockname(c.fd(), reinterpret_cast<sockaddr*>(&sa), &len);
-    return "127.0.0.1:" + std::to_string(ntohs(sa.sin_port));
-  }
+  static std::string LocalAddress(const RawConnection& c) { return c.LocalAddress(); }
 
   // True when the server closes `c` within a few seconds.
   static bool ClosedByServer(RawConnection& c) {

@@ -3,10 +3,6 @@
 // every line, QUIT and RESET end monitoring, and a monitor that falls behind is closed by
 // client-output-buffer-limit like any client.
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
-
 #include <memory>
 #include <string>
 #include <vector>
@@ -32,17 +28,9 @@ class MonitorTest : public ::testing::Test {
   }
 
   static std::string Call(RawConnection& c, const std::vector<std::string>& args) {
-    if (!c.Send(EncodeCommand(args))) return "<send failed>";
-    return c.ReadReply().value_or("<no reply>");
+    return c.Call(args);
   }
-
-  // The connection's own address as the server sees it: "127.0.0.1:port".
-  static std::string LocalAddress(const RawConnection& c) {
-    sockaddr_in sa{};
-    socklen_t len = sizeof(sa);
-    ::getsockname(c.fd(), reinterpret_cast<sockaddr*>(&sa), &len);
-    return "127.0.0.1:" + std::to_string(ntohs(sa.sin_port));
-  }
+  static std::string LocalAddress(const RawConnection& c) { return c.LocalAddress(); }
 
   // The monitor line without its timestamp: "[0 127.0.0.1:port] "get" "k"\r\n".
   static std::string Untimed(const std::string& line) { return line.substr(line.find(" [") + 1); }

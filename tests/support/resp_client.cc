@@ -199,4 +199,16 @@ std::string RawConnection::TakePending() {
   return out;
 }
 
+std::string RawConnection::Call(const std::vector<std::string>& args) {
+  if (!Send(EncodeCommand(args))) return "<send failed>";
+  return ReadReply().value_or("<no reply>");
+}
+
+std::string RawConnection::LocalAddress() const {
+  sockaddr_in sa{};
+  socklen_t len = sizeof(sa);
+  ::getsockname(fd_, reinterpret_cast<sockaddr*>(&sa), &len);
+  return "127.0.0.1:" + std::to_string(ntohs(sa.sin_port));
+}
+
 }  // namespace kv::test

@@ -41,6 +41,10 @@ class RawConnection {
   const std::string& pending() const { return buf_; }
   // Returns and forgets pending().
   std::string TakePending();
+  // Sends one command and returns its reply ("<no reply>" when none came, "<send failed>").
+  std::string Call(const std::vector<std::string>& args);
+  // This end's address as the server sees it (CLIENT LIST's addr): "127.0.0.1:port".
+  std::string LocalAddress() const;
   int fd() const { return fd_; }
 
  private:
