@@ -46,7 +46,7 @@ std::string CommandHarness::Run(const std::vector<std::string>& args) {
   return RunViews(std::vector<std::string_view>(args.begin(), args.end()));
 }
 
-std::string CommandHarness::RunViews(const std::vector<std::string_view>& args) {
+std::string CommandHarness::RunViews(std::span<const std::string_view> args) {
   out_.Clear();
   writer_.set_protocol(conn_.protocol);
   held_ = !dispatcher_.Dispatch(args, conn_, writer_, clock_.NowMs());

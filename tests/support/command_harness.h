@@ -1,6 +1,7 @@
 #pragma once
 
 #include <initializer_list>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -50,6 +51,7 @@ class CommandHarness : private MonitorSink {
 
   std::string Run(std::initializer_list<std::string_view> args);
   std::string Run(const std::vector<std::string>& args);
+  std::string RunViews(std::span<const std::string_view> args);
 
   ManualClock& clock() { return clock_; }
   ConnState& conn() { return conn_; }
@@ -61,7 +63,6 @@ class CommandHarness : private MonitorSink {
   bool held() const { return held_; }
 
  private:
-  std::string RunViews(const std::vector<std::string_view>& args);
   void SendMonitorLine(std::string_view line) override { out_.Append(line); }
 
   ManualClock clock_;

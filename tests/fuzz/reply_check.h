@@ -1,0 +1,14 @@
+#pragma once
+
+#include <cstddef>
+#include <string_view>
+
+namespace kv::fuzz {
+
+// Counts the complete RESP2/RESP3 replies `bytes` holds, checking each one's framing: lengths
+// that match their payloads, aggregates with as many elements as they announce, integers that are
+// integers, simple strings without CR or LF. Returns -1 when the bytes are not a sequence of
+// well-formed replies (something left over, a truncated reply, a malformed header).
+int CountReplies(std::string_view bytes);
+
+}  // namespace kv::fuzz

@@ -1,0 +1,115 @@
+// Arbitrary bytes through the request parser, the real command table and dispatcher, and the
+// store, in-process and deterministic (a manual clock, no sockets). Each input is one client
+// connection's bytes, run as a connection runs them: commands until a protocol error, a QUIT or
+// the end of the input. The keyspace carries over from input to input (so later inputs meet keys
+// earlier ones made) until it holds more than kMaxKeys keys or kInputsPerServer inputs have run;
+// then the server starts afresh, which bounds the memory.
+//
+// Every reply must be exactly one well-formed RESP reply (none when CLIENT REPLY silences it).
+// proto-max-bulk-len is 64 KB here, and CONFIG SET may not change it: at the real 512 MB, a few
+// SETRANGE or SETBIT commands at high offsets legitimately take gigabytes, as in Redis, which
+// says nothing about bugs and only exhausts the fuzzer's memory limit.
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <span>
+#include <string_view>
+
+#include "protocol/resp_parser.h"
+#include "server/auth.h"
+#include "server/strings.h"
+#include "tests/fuzz/reply_check.h"
+#include "tests/support/command_harness.h"
+
+namespace {
+
+constexpr size_t kMaxKeys = 2000;
+constexpr int kInputsPerServer = 20000;
+constexpr int64_t kFuzzMaxBulkLen = 64 * 1024;
+// Time passes between connections, so keys with a TTL expire (lazily and actively).
+constexpr int64_t kMsPerInput = 250;
+
+void Check(bool ok, const char* what, std::string_view detail = {}) {
+  if (!ok) {
+    std::fprintf(stderr, "request_fuzz: %s: %.*s\n", what, static_cast<int>(detail.size()),
+                 detail.data());
+    std::abort();
+  }
+}
+
+kv::Config FuzzConfig() {
+  kv::Config config;
+  config.proto_max_bulk_len = kFuzzMaxBulkLen;
+  return config;
+}
+
+// CONFIG SET of proto-max-bulk-len (see above).
+bool ChangesBulkLimit(std::span<const std::string_view> args) {
+  if (args.size() < 3 || !kv::EqualsIgnoreCase(args[0], "config") ||
+      !kv::EqualsIgnoreCase(args[1], "set")) {
+    return false;
+  }
+  for (size_t i = 2; i < args.size(); i += 2) {
+    if (kv::EqualsIgnoreCase(args[i], "proto-max-bulk-len")) return true;
+  }
+  return false;
+}
+
+std::unique_ptr<kv::test::CommandHarness> harness;
+int inputs_on_this_server = 0;
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  if (!harness || ++inputs_on_this_server > kInputsPerServer ||
+      harness->state().dbs.TotalKeys() > kMaxKeys) {
+    harness.reset();
+    harness = std::make_unique<kv::test::CommandHarness>(FuzzConfig());
+    inputs_on_this_server = 0;
+  }
+  kv::test::CommandHarness& h = *harness;
+  kv::ServerState& server = h.state();
+  // A new connection to a server whose settings are back to the fuzzer's (an earlier input may
+  // have set a password or paused clients); the keys stay.
+  server.config = FuzzConfig();
+  server.pause.Unpause();
+  h.clock().Advance(kMsPerInput);
+  server.dbs.ActiveExpireAll(h.clock().NowMs());
+  kv::ConnState& conn = h.conn();
+  conn = kv::ConnState{};
+  conn.id = 1;
+  conn.created_ms = h.clock().NowMs();
+
+  kv::ParserLimits limits;
+  limits.max_bulk_len = kFuzzMaxBulkLen;
+  kv::ParserLimits unauthenticated = limits;
+  unauthenticated.unauthenticated = true;
+  kv::RespParser parser(&limits);
+
+  std::string_view input(reinterpret_cast<const char*>(data), size);
+  while (!input.empty()) {
+    parser.set_limits(kv::AuthRequired(conn, server) ? &unauthenticated : &limits);
+    size_t consumed = 0;
+    if (parser.Parse(input, &consumed) != kv::RespParser::Status::kCommand) break;
+    const std::span<const std::string_view> args = parser.args();
+    // The cross-protocol guard closes the connection.
+    if (kv::EqualsIgnoreCase(args[0], "post") || kv::EqualsIgnoreCase(args[0], "host:")) break;
+    if (!ChangesBulkLimit(args)) {
+      const bool maybe_silent = conn.reply_off || conn.reply_skip;
+      std::string reply = h.RunViews(args);
+      if (h.held()) {
+        // CLIENT PAUSE held it: the pause ends (as its timeout would) and the command runs.
+        server.pause.Unpause();
+        reply = h.RunViews(args);
+        Check(!h.held(), "a command held without a pause", args[0]);
+      }
+      const int replies = kv::fuzz::CountReplies(reply);
+      Check(replies >= 0, "a malformed reply", reply);
+      Check(replies == 1 || (replies == 0 && (maybe_silent || conn.reply_off)),
+            "not exactly one reply", reply);
+    }
+    input.remove_prefix(consumed);
+    if (conn.close_after_reply) break;
+  }
+  return 0;
+}
