@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds kvserver and runs every test: unit, integration, differential
-# against real redis-server, and the redis-cli/redis-benchmark tool tests. Then builds again with
-# AddressSanitizer + UndefinedBehaviorSanitizer and runs the unit and integration tests there,
-# failing on any sanitizer report (including ones from kvserver processes the tests start).
-# In between, installs kvserver into a temporary prefix and builds and runs examples/embedded
-# against the installed CMake package.
+# against real redis-server, and the tool and client tests. In between, installs kvserver into a
+# temporary prefix and builds and runs examples/embedded against the installed CMake package.
+# Then builds again with AddressSanitizer + UndefinedBehaviorSanitizer and runs the unit and
+# integration tests there, failing on any sanitizer report (including ones
+# from the kvserver processes the tests start); KV_SKIP_SANITIZE=1 skips that.
+# Last, builds the libFuzzer targets with clang (build-fuzz) and runs each for KV_FUZZ_SECONDS
+# (default 60) from the committed seed corpus, failing on any crash, leak or timeout;
+# KV_SKIP_FUZZ=1 skips that.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/setup.sh"
@@ -16,20 +19,30 @@ echo "== tests"
 echo "== package: install into a temporary prefix, build and run examples/embedded against it"
 "$root/scripts/test-package.sh" "$root/build"
 
+status=0
 if [ "${KV_SKIP_SANITIZE:-0}" != "1" ]; then
   echo "== build (ASan + UBSan)"
   "$root/scripts/build.sh" "$root/build-asan" -DKV_SANITIZE=ON
   reports=$(mktemp -d)
-  export ASAN_OPTIONS="log_path=$reports/asan:detect_leaks=1:abort_on_error=0"
-  export UBSAN_OPTIONS="log_path=$reports/ubsan:print_stacktrace=1:halt_on_error=1"
   echo "== tests under ASan + UBSan (unit, integration)"
-  status=0
-  (cd "$root/build-asan" && ctest --output-on-failure --timeout 600 -L 'unit|integration') || status=$?
+  # Every kvserver the tests start (the build's own, sanitized binary) inherits these, so its
+  # reports land in $reports too.
+  (cd "$root/build-asan" &&
+     ASAN_OPTIONS="log_path=$reports/asan:detect_leaks=1:abort_on_error=0" \
+     UBSAN_OPTIONS="log_path=$reports/ubsan:print_stacktrace=1:halt_on_error=1" \
+     ctest --output-on-failure --timeout 600 -L 'unit|integration') || status=1
   if compgen -G "$reports/*" >/dev/null; then
     echo "Sanitizer reports:"
     cat "$reports"/*
     status=1
   fi
   rm -rf "$reports"
-  exit $status
 fi
+
+if [ "${KV_SKIP_FUZZ:-0}" != "1" ]; then
+  echo "== build (clang, libFuzzer + ASan + UBSan)"
+  "$root/scripts/build.sh" "$root/build-fuzz" -DKV_BUILD_FUZZ=ON -DKV_BUILD_TESTS=OFF
+  echo "== fuzz each target for ${KV_FUZZ_SECONDS:-60}s"
+  "$root/tests/fuzz/run.sh" "$root/build-fuzz" || status=1
+fi
+exit $status
