@@ -32,7 +32,7 @@ void Check(bool ok, const char* what) {
   }
 }
 
-// The largest single allocation while tracking is on.
+// The largest single allocation made inside RespParser::Parse while tracking is on.
 bool tracking = false;
 size_t largest_allocation = 0;
 void OnMalloc(const volatile void*, size_t size) {
@@ -42,10 +42,12 @@ void OnFree(const volatile void*) {}
 
 // Runs the parser over `buffer` as a connection does, dropping what each call consumed; returns
 // false once a protocol error ended the stream.
-bool Drain(kv::RespParser& parser, std::string& buffer, Outcome& out) {
+bool Drain(kv::RespParser& parser, std::string& buffer, Outcome& out, bool track) {
   while (!buffer.empty()) {
     size_t consumed = 12345;
+    tracking = track;
     const kv::RespParser::Status status = parser.Parse(buffer, &consumed);
+    tracking = false;
     Check(consumed <= buffer.size(), "consumed more than the input");
     if (status == kv::RespParser::Status::kError) {
       Check(consumed == 0, "an error consumed bytes");
@@ -90,13 +92,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     kv::RespParser parser(&limits);
     std::string buffer = input;
     largest_allocation = 0;
-    tracking = true;
-    Drain(parser, buffer, whole);
-    tracking = false;
+    Drain(parser, buffer, whole, /*track=*/true);
     whole.unconsumed = buffer.size();
-    // The parser's own memory grows with the bytes, never with a length they claim (Redis
-    // preallocates up to 1024 argument slots, and so may we: 16 KB).
-    Check(largest_allocation <= 2 * input.size() + 64 * 1024, "an allocation beyond the input");
+    // The parser's memory grows with the bytes, never with a length they claim: its argument
+    // vectors hold at most 16 bytes per argument of at least 2 bytes, doubling as they grow, and
+    // like Redis it may preallocate 1024 argument slots (16 KB).
+    Check(largest_allocation <= 16 * input.size() + 64 * 1024, "an allocation beyond the input");
   }
 
   // In pieces: sizes from a small generator seeded by the input, mostly short pieces (every
@@ -116,7 +117,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       const size_t n = std::min(len, input.size() - at);
       buffer.append(input, at, n);
       at += n;
-      open = Drain(parser, buffer, pieces);
+      open = Drain(parser, buffer, pieces, /*track=*/false);
     }
     pieces.unconsumed = buffer.size() + (input.size() - at);
   }
