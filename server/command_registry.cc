@@ -65,6 +65,7 @@ CommandRegistry BuildCommandRegistry() {
   RegisterIntrospectionFamily(registry);
   RegisterClientFamily(registry);
   RegisterDebugFamily(registry);
+  RegisterMemoryFamily(registry);
   RegisterScriptingFamily(registry);
   RegisterFaultFamily(registry);
   RegisterMonitorFamily(registry);

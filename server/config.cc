@@ -227,6 +227,29 @@ std::optional<std::string> SetProtectedMode(Config& c, const Args& a) {
   return std::nullopt;
 }
 
+constexpr std::string_view kPolicyNames[] = {"volatile-lru",   "volatile-lfu", "volatile-random",
+                                             "volatile-ttl",   "allkeys-lru",  "allkeys-lfu",
+                                             "allkeys-random", "noeviction"};
+
+std::optional<std::string> SetMaxmemoryPolicy(Config& c, const Args& a) {
+  for (size_t i = 0; i < std::size(kPolicyNames); ++i) {
+    if (EqualsIgnoreCase(a[0], kPolicyNames[i])) {
+      c.maxmemory_policy = static_cast<MaxmemoryPolicy>(i);
+      return std::nullopt;
+    }
+  }
+  return "argument(s) must be one of the following: volatile-lru, volatile-lfu, volatile-random, "
+         "volatile-ttl, allkeys-lru, allkeys-lfu, allkeys-random, noeviction";
+}
+
+// An unsigned memory directive (Redis's ULONG_LONG MEMORY_CONFIG): any value that parses.
+std::optional<std::string> SetMaxmemory(Config& c, const Args& a) {
+  auto v = ParseMemory(a[0]);
+  if (!v) return "argument must be a memory value";
+  c.maxmemory = static_cast<uint64_t>(*v);
+  return std::nullopt;
+}
+
 constexpr int64_t kMaxPort = 65535;
 constexpr int64_t kMb = 1024 * 1024;
 
@@ -259,6 +282,20 @@ const std::vector<Directive>& Directives() {
       {"client-query-buffer-limit", true, false, 1, 1, GetInt<&Config::client_query_buffer_limit>,
        SetMemory<&Config::client_query_buffer_limit, kMb>},
       {"client-output-buffer-limit", true, false, 0, 0, GetOutputBufferLimit, SetOutputBufferLimit},
+      {"maxmemory", true, false, 1, 1, [](const Config& c) { return std::to_string(c.maxmemory); },
+       SetMaxmemory},
+      {"maxmemory-policy", true, false, 1, 1,
+       [](const Config& c) { return std::string(MaxmemoryPolicyName(c.maxmemory_policy)); },
+       SetMaxmemoryPolicy},
+      {"maxmemory-samples", true, false, 1, 1, GetInt<&Config::maxmemory_samples>,
+       SetInt<&Config::maxmemory_samples, 1, INT_MAX>},
+      {"maxmemory-eviction-tenacity", true, false, 1, 1,
+       GetInt<&Config::maxmemory_eviction_tenacity>,
+       SetInt<&Config::maxmemory_eviction_tenacity, 0, 100>},
+      {"lfu-log-factor", true, false, 1, 1, GetInt<&Config::lfu_log_factor>,
+       SetInt<&Config::lfu_log_factor, 0, INT_MAX>},
+      {"lfu-decay-time", true, false, 1, 1, GetInt<&Config::lfu_decay_time>,
+       SetInt<&Config::lfu_decay_time, 0, INT_MAX>},
       {"requirepass", true, false, 1, 1, GetString<&Config::requirepass>,
        SetString<&Config::requirepass>},
       {"protected-mode", true, false, 1, 1,
@@ -286,6 +323,10 @@ const std::vector<Directive>& Directives() {
        SetEnableFaultInjection},
   };
   return directives;
+}
+
+std::string_view MaxmemoryPolicyName(MaxmemoryPolicy policy) {
+  return kPolicyNames[static_cast<size_t>(policy)];
 }
 
 std::optional<ClientClass> ClientClassByName(std::string_view name) {

@@ -24,6 +24,22 @@ struct OutputBufferLimit {
   int64_t soft_seconds = 0;
 };
 
+// Redis's maxmemory-policy values, in the order Redis lists them.
+enum class MaxmemoryPolicy : uint8_t {
+  kVolatileLru,
+  kVolatileLfu,
+  kVolatileRandom,
+  kVolatileTtl,
+  kAllkeysLru,
+  kAllkeysLfu,
+  kAllkeysRandom,
+  kNoEviction,
+};
+std::string_view MaxmemoryPolicyName(MaxmemoryPolicy policy);
+inline bool IsLfuPolicy(MaxmemoryPolicy p) {
+  return p == MaxmemoryPolicy::kVolatileLfu || p == MaxmemoryPolicy::kAllkeysLfu;
+}
+
 // Every directive kvserver understands, with Redis's names and defaults. conf/kvserver.conf
 // documents each one.
 struct Config {
@@ -51,6 +67,15 @@ struct Config {
       {256ULL * 1024 * 1024, 64ULL * 1024 * 1024, 60},
       {32ULL * 1024 * 1024, 8ULL * 1024 * 1024, 60},
   }};
+  // Eviction: a limit in bytes on the allocator's use (0: none), what goes when it is reached,
+  // how many keys each eviction step samples, and how long it may take (0..100, Redis's scale).
+  uint64_t maxmemory = 0;
+  MaxmemoryPolicy maxmemory_policy = MaxmemoryPolicy::kNoEviction;
+  int64_t maxmemory_samples = 5;
+  int64_t maxmemory_eviction_tenacity = 10;
+  // The LFU counter's growth (higher: slower) and its decay: minutes per halving step.
+  int64_t lfu_log_factor = 10;
+  int64_t lfu_decay_time = 1;
   // The default user's password; empty means none (every client is authenticated).
   std::string requirepass;
   // With no password, only loopback and unix socket clients are served.

@@ -51,7 +51,7 @@ Rewrite RewriteOf(const Directive& d, const Config& config) {
   // Memory sizes are written with units; the paths and file names Redis keeps as strings are
   // quoted; unixsocket and pidfile are unset when empty, so not written at all.
   if (name == "proto-max-bulk-len" || name == "client-query-buffer-limit" || name == "maxmemory") {
-    return {{name + " " + FormatMemory(std::stoll(value))}, !is_default};
+    return {{name + " " + FormatMemory(static_cast<int64_t>(std::stoull(value)))}, !is_default};
   }
   if (name == "unixsocket" || name == "pidfile") {
     if (value.empty()) return {};

@@ -108,6 +108,13 @@ Dispatcher::Outcome Dispatcher::Run(std::span<const std::string_view> args, Conn
     reply.Error(errors::kNoAuth);
     return {};
   }
+  // Redis's processCommand: with a maxmemory, eviction runs before every command, and a command
+  // that may grow memory is refused once nothing more may be evicted.
+  if (state_->config.maxmemory != 0 && !MemoryAllows(*spec, args, now_ms)) {
+    ++stats.rejected_calls;
+    reply.Error(errors::kOom);
+    return {};
+  }
   // Redis's processCommand holds a command under CLIENT PAUSE only once it would run: unknown
   // commands and arity errors are answered at once.
   if (state_->pause.Holds((spec->flags & kCmdWrite) != 0, now_ms)) return {.held = true};
@@ -123,6 +130,22 @@ Dispatcher::Outcome Dispatcher::Run(std::span<const std::string_view> args, Conn
   ++state_->stats.total_commands_processed;
   stats.RecordCall(ns, ReplyIsError(reply, size_before));
   return {.ran = spec, .ns = ns};
+}
+
+bool Dispatcher::MemoryAllows(const CommandSpec& spec, std::span<const std::string_view> args,
+                              int64_t now_ms) {
+  const Evictor::Result result = state_->evictor.Perform(*state_, now_ms);
+  if ((spec.flags & kCmdDenyOom) == 0) return true;
+  if (result == Evictor::Result::kFail) return false;
+  // Until the allocator is read again, a write counts as about the bytes it was sent, plus a
+  // malloc chunk's header (and the entry's) per argument.
+  constexpr int64_t kPerArgument = 32;
+  int64_t bytes = 0;
+  for (std::string_view arg : args.subspan(1)) {
+    bytes += static_cast<int64_t>(arg.size()) + kPerArgument;
+  }
+  state_->memory_gauge.Add(bytes);
+  return true;
 }
 
 }  // namespace kv

@@ -37,6 +37,9 @@ class Dispatcher {
   void LogCommand(const CommandSpec& spec, std::span<const std::string_view> args,
                   const ConnState& conn, int64_t now_ms, uint64_t ns);
   void FeedMonitors(std::span<const std::string_view> args, const ConnState& conn);
+  // Runs eviction (maxmemory is set); false when `spec` may not run for lack of memory.
+  bool MemoryAllows(const CommandSpec& spec, std::span<const std::string_view> args,
+                    int64_t now_ms);
   // Whether the writer's output past `size_before` is an error reply.
   static bool ReplyIsError(ReplyWriter& reply, size_t size_before);
 

@@ -23,6 +23,7 @@ inline constexpr std::string_view kStringTooLong =
 inline constexpr std::string_view kNoAuth = "-NOAUTH Authentication required.";
 inline constexpr std::string_view kWrongPass =
     "-WRONGPASS invalid username-password pair or user is disabled.";
+inline constexpr std::string_view kOom = "-OOM command not allowed when used memory > 'maxmemory'.";
 }  // namespace errors
 
 // The reply text for a failed storage operation.

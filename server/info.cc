@@ -13,6 +13,7 @@
 #include "absl/strings/str_cat.h"
 #include "fmt/format.h"
 #include "server/command_registry.h"
+#include "server/memory_overhead.h"
 #include "server/strings.h"
 #include "server/version.h"
 #include "storage/key_hash.h"
@@ -64,12 +65,12 @@ void ClientsSection(ServerState& s, std::string& out) {
 }
 
 void MemorySection(ServerState& s, std::string& out) {
-  const size_t used = UsedMemory();
-  const size_t rss = ResidentMemory();
-  if (used > s.used_memory_peak) s.used_memory_peak = used;
+  const MemoryOverhead m = ComputeMemoryOverhead(s);
+  const size_t used = m.total_allocated;
+  const size_t rss = m.rss;
   const size_t system = TotalSystemMemory();
-  const size_t startup = std::min(s.used_memory_startup, used);
-  const size_t dataset = used - startup;
+  const size_t startup = m.startup_allocated;
+  const size_t dataset = m.dataset;
   const double ratio = used ? static_cast<double>(rss) / used : 0.0;
   absl::StrAppend(&out, "# Memory\r\n", "used_memory:", used, "\r\n",
                   "used_memory_human:", Human(used), "\r\n", "used_memory_rss:", rss, "\r\n",
@@ -78,14 +79,13 @@ void MemorySection(ServerState& s, std::string& out) {
                   "used_memory_peak_human:", Human(s.used_memory_peak), "\r\n",
                   fmt::format("used_memory_peak_perc:{:.2f}%\r\n",
                               s.used_memory_peak ? 100.0 * used / s.used_memory_peak : 100.0),
-                  "used_memory_overhead:", startup, "\r\n", "used_memory_startup:", startup, "\r\n",
-                  "used_memory_dataset:", dataset, "\r\n",
-                  fmt::format("used_memory_dataset_perc:{:.2f}%\r\n",
-                              used > startup ? 100.0 * dataset / (used - startup) : 0.0),
+                  "used_memory_overhead:", m.overhead_total, "\r\n",
+                  "used_memory_startup:", startup, "\r\n", "used_memory_dataset:", dataset, "\r\n",
+                  fmt::format("used_memory_dataset_perc:{:.2f}%\r\n", m.dataset_perc),
                   "allocator_allocated:", used, "\r\n", "allocator_active:", used, "\r\n",
                   "allocator_resident:", rss, "\r\n", "total_system_memory:", system, "\r\n",
                   "total_system_memory_human:", Human(system), "\r\n");
-  // kvserver has no scripting, functions, eviction, replication or AOF: their memory is nil.
+  // kvserver has no scripting, functions, replication or AOF: their memory is nil.
   absl::StrAppend(
       &out,
       "used_memory_lua:0\r\nused_memory_vm_eval:0\r\nused_memory_lua_human:0B\r\n"
@@ -93,7 +93,9 @@ void MemorySection(ServerState& s, std::string& out) {
       "number_of_libraries:0\r\nused_memory_vm_functions:0\r\nused_memory_vm_total:0\r\n"
       "used_memory_vm_total_human:0B\r\nused_memory_functions:0\r\nused_memory_scripts:0\r\n"
       "used_memory_scripts_human:0B\r\n",
-      "maxmemory:0\r\nmaxmemory_human:0B\r\nmaxmemory_policy:noeviction\r\n",
+      "maxmemory:", s.config.maxmemory, "\r\n",
+      "maxmemory_human:", Human(static_cast<double>(s.config.maxmemory)), "\r\n",
+      "maxmemory_policy:", std::string(MaxmemoryPolicyName(s.config.maxmemory_policy)), "\r\n",
       "allocator_frag_ratio:1.00\r\nallocator_frag_bytes:0\r\n",
       fmt::format("allocator_rss_ratio:{:.2f}\r\n", ratio),
       "allocator_rss_bytes:", static_cast<int64_t>(rss) - static_cast<int64_t>(used), "\r\n",
@@ -143,7 +145,8 @@ void StatsSection(ServerState& s, std::string& out) {
                   "expired_keys:", s.dbs.ExpiredKeys(), "\r\n");
   absl::StrAppend(
       &out, "expired_stale_perc:0.00\r\nexpired_time_cap_reached_count:0\r\n",
-      "expire_cycle_cpu_milliseconds:0\r\nevicted_keys:0\r\nevicted_clients:0\r\n",
+      "expire_cycle_cpu_milliseconds:0\r\n", "evicted_keys:", st.evicted_keys, "\r\n",
+      "evicted_clients:0\r\n",
       "total_eviction_exceeded_time:0\r\ncurrent_eviction_exceeded_time:0\r\n",
       "keyspace_hits:", st.keyspace_hits, "\r\n", "keyspace_misses:", st.keyspace_misses, "\r\n",
       "pubsub_channels:0\r\npubsub_patterns:0\r\npubsubshard_channels:0\r\n"

@@ -400,6 +400,9 @@ asio::awaitable<void> Server::Cron() {
           now_ms, std::chrono::duration_cast<std::chrono::microseconds>(period) / 4);
     }
 
+    // Redis's eviction time proc: eviction that ran out of time before a command goes on here.
+    if (state_.config.maxmemory != 0) state_.evictor.Perform(state_, now_ms);
+
     const auto now = std::chrono::steady_clock::now();
     const double secs = std::chrono::duration<double>(now - last_sample).count();
     if (secs >= 1.0) {

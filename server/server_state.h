@@ -8,6 +8,7 @@
 #include "server/client_pause.h"
 #include "server/command_stats.h"
 #include "server/config.h"
+#include "server/eviction.h"
 #include "server/fault_injector.h"
 #include "server/latency_monitor.h"
 #include "server/monitor.h"
@@ -31,13 +32,25 @@ struct ServerStats {
   uint64_t total_error_replies = 0;
   uint64_t total_reads_processed = 0;   // socket reads
   uint64_t total_writes_processed = 0;  // socket writes
+  uint64_t evicted_keys = 0;
 };
 
 // The state shared by every connection of one server: configuration, data, counters and the
 // hooks commands use to act on the server. One per Server; there are no globals.
 struct ServerState {
   ServerState(Config cfg, const Clock* clk, const CommandRegistry* reg)
-      : config(std::move(cfg)), dbs(config.databases), clock(clk), registry(reg) {}
+      : config(std::move(cfg)), dbs(config.databases), clock(clk), registry(reg) {
+    ApplyStorageConfig();
+  }
+
+  // Hands the directives storage follows (the LFU counters' settings) to every database; run
+  // after CONFIG SET.
+  void ApplyStorageConfig() {
+    for (size_t i = 0; i < dbs.count(); ++i) {
+      dbs.db(i).SetLfu(IsLfuPolicy(config.maxmemory_policy), config.lfu_log_factor,
+                       config.lfu_decay_time);
+    }
+  }
 
   Config config;
   DbSet dbs;
@@ -60,6 +73,9 @@ struct ServerState {
   SlowLog slowlog;
   LatencyMonitor latency_monitor;
   std::vector<ConnState*> monitors;
+  // maxmemory: the allocator's use as the check before each command reads it, and eviction.
+  MemoryGauge memory_gauge;
+  Evictor evictor;
 
   // Facts about the running process, for INFO.
   std::string run_id;

@@ -41,7 +41,7 @@ Value* Db::Peek(std::string_view key, int64_t now_ms) {
 
 Value* Db::Find(std::string_view key, int64_t now_ms) {
   Value* v = Peek(key, now_ms);
-  if (v != nullptr) v->set_access_time(clock_s_);
+  if (v != nullptr) Touch(*v);
   return v;
 }
 
@@ -114,7 +114,11 @@ Value& Db::FindOrInsert(std::string_view key, int64_t now_ms, bool* inserted) {
   ExpireIfNeeded(key, now_ms);
   auto [v, fresh] = Insert(key);
   *inserted = fresh;
-  v->set_access_time(clock_s_);
+  if (fresh) {
+    v->set_access_time(clock_s_);
+  } else {
+    Touch(*v);
+  }
   return *v;
 }
 
@@ -184,9 +188,7 @@ uint64_t Db::Scan(uint64_t cursor, absl::FunctionRef<void(std::string_view key)>
 
 std::optional<std::string> Db::RandomKey(int64_t now_ms) {
   while (size_ > 0) {
-    rng_ ^= rng_ << 13;
-    rng_ ^= rng_ >> 7;
-    rng_ ^= rng_ << 17;
+    NextRandom();
     // A random directory entry, then the first non-empty segment from there.
     size_t index = static_cast<size_t>(rng_ % dir_.size());
     while (dir_[index]->map.empty()) index = (index + 1) % dir_.size();
@@ -209,6 +211,7 @@ void Db::Clear() {
   size_ = 0;
   decltype(expires_)().swap(expires_);
   expire_cursor_.clear();
+  sample_cursor_.clear();
   avg_ttl_ms_ = 0;
 }
 

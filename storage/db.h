@@ -108,6 +108,42 @@ class Db {
   int directory_depth() const { return depth_; }
   void Clear();
 
+  // Memory accounting and eviction sampling (db_memory.cc), from the real allocation sizes
+  // (malloc_usable_size) of the blocks this layout uses.
+  struct KeyMemory {
+    size_t allocated = 0;    // the key's own blocks: entry (key and value header), value bytes,
+                             // and its deadline's copy of the key; deleting the key frees these
+    size_t table_share = 0;  // its share of the hash tables' slots and control bytes
+  };
+  // What `key` takes, std::nullopt if it is not in the table (expired or not, as Redis's MEMORY
+  // USAGE looks the key up without expiring it).
+  std::optional<KeyMemory> MemoryOf(std::string_view key) const;
+  // The bytes of the tables themselves: slots and control bytes of every segment and the
+  // directory, plus each entry's fixed header (main); the deadlines' table (expires).
+  struct TableOverhead {
+    size_t main = 0;
+    size_t expires = 0;
+  };
+  TableOverhead Overhead() const;
+  // Eviction's sample (Redis's dictGetSomeKeys): up to `n` keys, expired or not, with their
+  // values and deadlines. From the whole keyspace, consecutive keys from a random position; with
+  // `volatile_only`, keys with a TTL, continuing a walk over the deadlines where the previous
+  // sample stopped. `fn` must not change the Db.
+  void SampleKeys(
+      size_t n, bool volatile_only,
+      absl::FunctionRef<void(std::string_view key, const Value& value, int64_t expire_at_ms)> fn);
+
+  // The LFU policies: while enabled, every access (Find, FindOrInsert) updates the key's counter
+  // as Redis's updateLFU, with lfu-log-factor and lfu-decay-time.
+  void SetLfu(bool enabled, int64_t log_factor, int64_t decay_time) {
+    lfu_ = enabled;
+    lfu_log_factor_ = log_factor;
+    lfu_decay_time_ = decay_time;
+  }
+  // The counter decayed to the current clock (Redis's LFUDecrAndReturn), as OBJECT FREQ and
+  // eviction read it.
+  uint8_t LfuCounter(const Value& v) const;
+
   // One step of active expiry: examines up to `max_checks` volatile keys, continuing where the
   // previous step stopped so that every volatile key is visited in turn, and deletes the expired.
   ExpireCycleResult ActiveExpire(int64_t now_ms, size_t max_checks);
@@ -128,6 +164,12 @@ class Db {
   void Split(size_t hash);
   // Removes `key` from the keys (not from the deadlines); returns whether it was there.
   bool EraseKey(std::string_view key);
+  // Marks an accessed value: its LFU counter (when enabled) and its access time.
+  void Touch(Value& v) {
+    if (lfu_) UpdateLfu(v);
+    v.set_access_time(clock_s_);
+  }
+  void UpdateLfu(Value& v);
   // Deletes `key` if its deadline has passed; returns whether it did.
   bool ExpireIfNeeded(std::string_view key, int64_t now_ms);
 
@@ -136,10 +178,20 @@ class Db {
   int depth_ = 0;
   size_t size_ = 0;
   uint32_t clock_s_ = 0;
-  uint64_t rng_ = 0x9E3779B97F4A7C15ull;  // RandomKey's xorshift state
+  bool lfu_ = false;
+  int64_t lfu_log_factor_ = 10;
+  int64_t lfu_decay_time_ = 1;
+  uint64_t rng_ = 0x9E3779B97F4A7C15ull;  // RandomKey's and SampleKeys's xorshift state
+  uint64_t NextRandom() {
+    rng_ ^= rng_ << 13;
+    rng_ ^= rng_ >> 7;
+    rng_ ^= rng_ << 17;
+    return rng_;
+  }
 
   absl::flat_hash_map<CompactString, int64_t, KeyHash, KeyEq> expires_;
   std::string expire_cursor_;  // the volatile key the next active expiry step starts from
+  std::string sample_cursor_;  // the volatile key the next volatile eviction sample starts from
   uint64_t expired_keys_ = 0;
   int64_t avg_ttl_ms_ = 0;
 };

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string_view>
 
@@ -22,6 +23,8 @@ class Value {
 
   ValueType type() const { return type_; }
   std::string_view str() const { return str_.view(); }
+  // Bytes of the string's own heap block, 0 when it is inline: for memory accounting.
+  size_t allocated() const { return str_.allocated(); }
   // For changes in place; the value then counts as Redis's "raw" encoding.
   CompactString& mutable_str() {
     in_place_ = true;
@@ -42,13 +45,20 @@ class Value {
   // The last access, in Unix seconds (truncated to 32 bits).
   uint32_t access_time() const { return access_s_; }
   void set_access_time(uint32_t s) { access_s_ = s; }
+  // Redis's logarithmic access counter for the LFU policies (LFU_INIT_VAL for a new value); its
+  // last decrement time is the access time.
+  uint8_t lfu_counter() const { return lfu_; }
+  void set_lfu_counter(uint8_t c) { lfu_ = c; }
 
  private:
   CompactString str_;
   ValueType type_ = ValueType::kString;
   bool in_place_ = false;
   bool unshared_ = false;
+  uint8_t lfu_ = 5;
   uint32_t access_s_ = 0;
 };
+
+static_assert(sizeof(Value) == 16);
 
 }  // namespace kv

@@ -14,6 +14,7 @@ void RegisterServerFamily(CommandRegistry& registry);
 void RegisterIntrospectionFamily(CommandRegistry& registry);
 void RegisterClientFamily(CommandRegistry& registry);
 void RegisterDebugFamily(CommandRegistry& registry);
+void RegisterMemoryFamily(CommandRegistry& registry);
 void RegisterScriptingFamily(CommandRegistry& registry);
 void RegisterFaultFamily(CommandRegistry& registry);
 void RegisterMonitorFamily(CommandRegistry& registry);

@@ -200,6 +200,18 @@ constexpr CommandMeta kMeta[] = {
     {"latency|help", "", "", "", "O(1)", ""},
     {"reset", "", "", "", "O(1)", ""},
     {"role", "", "", "", "O(1)", ""},
+    {"memory", "", "", "", "Depends on subcommand.", ""},
+    {"memory|doctor", "", "",
+     "nondeterministic_output request_policy:all_shards response_policy:special", "O(1)", ""},
+    {"memory|help", "", "", "", "O(1)", ""},
+    {"memory|malloc-stats", "", "",
+     "nondeterministic_output request_policy:all_shards response_policy:special",
+     "Depends on how much memory is allocated, could be slow", ""},
+    {"memory|purge", "", "", "request_policy:all_shards response_policy:all_succeeded",
+     "Depends on how much memory is allocated, could be slow", ""},
+    {"memory|stats", "", "",
+     "nondeterministic_output request_policy:all_shards response_policy:special", "O(1)", ""},
+    {"memory|usage", "RO", "", "", "O(N) where N is the number of samples.", ""},
     {"command", "", "", "nondeterministic_output_order",
      "O(N) where N is the total number of Redis commands", ""},
     {"command|count", "", "", "", "O(1)", ""},
@@ -411,6 +423,8 @@ constexpr DocArg kBitfieldRoArgs[] = {
     {"key", "key", 0, "", "", 0, {}},
     {"encoding_offset", "block", -1, "GET", "", kArgOptional | kArgMultiple | kArgMultipleToken,
      kBitfieldGet}};
+constexpr DocArg kMemoryUsageArgs[] = {{"key", "key", 0, "", "", 0, {}},
+                                       {"count", "integer", -1, "SAMPLES", "", kArgOptional, {}}};
 
 // SLOWLOG and LATENCY.
 constexpr DocArg kSlowlogGetArgs[] = {{"count", "integer", -1, "", "", kArgOptional, {}}};
@@ -473,7 +487,8 @@ constexpr CommandArgs kArgs[] = {{"get", kGetArgs1},
                                  {"latency|graph", kLatencyEventArgs},
                                  {"latency|history", kLatencyEventArgs},
                                  {"latency|reset", kLatencyResetArgs},
-                                 {"latency|histogram", kLatencyHistogramArgs}};
+                                 {"latency|histogram", kLatencyHistogramArgs},
+                                 {"memory|usage", kMemoryUsageArgs}};
 
 // Commands that Redis 7.0's documentation marks deprecated: COMMAND DOCS reports the "deprecated"
 // doc flag, the version and the replacement.

@@ -14,6 +14,7 @@
 #include "server/commands/families.h"
 #include "server/errors.h"
 #include "server/glob.h"
+#include "server/object_info.h"
 #include "server/strings.h"
 #include "storage/clock.h"
 
@@ -241,16 +242,6 @@ void SwapDb(CommandContext& ctx) {
   ctx.reply.Ok();
 }
 
-// The encoding Redis reports for a string value: tryObjectEncoding() makes a canonical integer
-// that fits a long "int" and any other string of up to 44 bytes "embstr"; APPEND and SETRANGE
-// change a string in place, which makes it "raw" whatever its content.
-std::string_view StringEncoding(const Value& v) {
-  if (v.changed_in_place()) return "raw";
-  const std::string_view s = v.str();
-  if (s.size() <= 20 && ParseInt64(s)) return "int";
-  return s.size() <= 44 ? "embstr" : "raw";
-}
-
 void ObjectEncoding(CommandContext& ctx) {
   const Value* v = PeekForRead(ctx, ctx.args[2]);
   if (v == nullptr) return ctx.reply.Null();
@@ -260,18 +251,17 @@ void ObjectEncoding(CommandContext& ctx) {
 void ObjectRefCount(CommandContext& ctx) {
   const Value* v = PeekForRead(ctx, ctx.args[2]);
   if (v == nullptr) return ctx.reply.Null();
-  // Integers 0..9999 are Redis's shared objects (without a maxmemory policy, which kvserver
-  // does not have), whose reference count is INT_MAX.
-  if (!v->unshared() && StringEncoding(*v) == "int") {
-    const int64_t n = *ParseInt64(v->str());
-    if (n >= 0 && n < 10000) return ctx.reply.Integer(INT_MAX);
-  }
-  ctx.reply.Integer(1);
+  ctx.reply.Integer(ObjectRefcount(ctx.server.config, *v));
 }
 
 void ObjectIdleTime(CommandContext& ctx) {
   const Value* v = PeekForRead(ctx, ctx.args[2]);
   if (v == nullptr) return ctx.reply.Null();
+  if (IsLfuPolicy(ctx.server.config.maxmemory_policy)) {
+    return ctx.reply.Error(
+        "An LFU maxmemory policy is selected, idle time not tracked. Please note that when "
+        "switching between policies at runtime LRU and LFU data will take some time to adjust.");
+  }
   const uint32_t now_s = static_cast<uint32_t>(ctx.now_ms / 1000);
   ctx.reply.Integer(static_cast<uint32_t>(now_s - v->access_time()));
 }
@@ -279,11 +269,13 @@ void ObjectIdleTime(CommandContext& ctx) {
 void ObjectFreq(CommandContext& ctx) {
   const Value* v = PeekForRead(ctx, ctx.args[2]);
   if (v == nullptr) return ctx.reply.Null();
-  // kvserver has no maxmemory policy, so never an LFU one.
-  ctx.reply.Error(
-      "An LFU maxmemory policy is not selected, access frequency not tracked. Please note that "
-      "when switching between policies at runtime LRU and LFU data will take some time to "
-      "adjust.");
+  if (!IsLfuPolicy(ctx.server.config.maxmemory_policy)) {
+    return ctx.reply.Error(
+        "An LFU maxmemory policy is not selected, access frequency not tracked. Please note that "
+        "when switching between policies at runtime LRU and LFU data will take some time to "
+        "adjust.");
+  }
+  ctx.reply.Integer(ctx.db().LfuCounter(*v));
 }
 
 void ObjectHelp(CommandContext& ctx) {

@@ -1,5 +1,7 @@
 // Server: FLUSHDB, FLUSHALL, DBSIZE, SHUTDOWN, CONFIG, INFO, ROLE.
 
+#include <spdlog/spdlog.h>
+
 #include <algorithm>
 #include <set>
 #include <string>
@@ -109,6 +111,19 @@ std::vector<std::string> SplitOnSpaces(std::string_view value) {
   return words;
 }
 
+// Redis's updateMaxmemory.
+void WarnIfBelowUsedMemory(uint64_t maxmemory, uint64_t old_maxmemory) {
+  if (maxmemory == 0 || maxmemory == old_maxmemory) return;
+  const size_t used = UsedMemory();
+  if (maxmemory < used) {
+    spdlog::warn(
+        "WARNING: the new maxmemory value set via CONFIG SET ({}) is smaller than the current "
+        "memory usage ({}). This will result in key eviction and/or the inability to accept new "
+        "write commands depending on the maxmemory-policy.",
+        maxmemory, used);
+  }
+}
+
 // CONFIG SET name value [name value ...], as Redis's configSetCommand: every name is checked
 // first and the first problem found (unknown, immutable, protected, duplicate) is the error;
 // then every value is applied to a copy, so one bad value changes nothing.
@@ -173,7 +188,10 @@ void ConfigSet(CommandContext& ctx) {
       }
     }
     if (error_arg.empty()) {
+      const uint64_t old_maxmemory = ctx.server.config.maxmemory;
       ctx.server.config = std::move(updated);
+      ctx.server.ApplyStorageConfig();
+      WarnIfBelowUsedMemory(ctx.server.config.maxmemory, old_maxmemory);
       if (ctx.server.config_changed) ctx.server.config_changed();
       return ctx.reply.Ok();
     }

@@ -130,7 +130,13 @@ TEST(ConfigTextTest, EveryDirective) {
       "enable-debug-command local\n"
       "slowlog-log-slower-than -1\n"
       "slowlog-max-len 5\n"
-      "latency-monitor-threshold 100\n";
+      "latency-monitor-threshold 100\n"
+      "maxmemory 100mb\n"
+      "maxmemory-policy Volatile-TTL\n"
+      "maxmemory-samples 10\n"
+      "maxmemory-eviction-tenacity 20\n"
+      "lfu-log-factor 5\n"
+      "lfu-decay-time 0\n";
   ASSERT_EQ(Apply(text, &c), std::nullopt);
   EXPECT_EQ(c.port, 7000);
   EXPECT_EQ(c.bind, (std::vector<std::string>{"10.0.0.1", "::1"}));
@@ -162,8 +168,14 @@ TEST(ConfigTextTest, EveryDirective) {
   EXPECT_EQ(c.slowlog_log_slower_than, -1);
   EXPECT_EQ(c.slowlog_max_len, 5);
   EXPECT_EQ(c.latency_monitor_threshold, 100);
+  EXPECT_EQ(c.maxmemory, 100u * 1024 * 1024);
+  EXPECT_EQ(c.maxmemory_policy, MaxmemoryPolicy::kVolatileTtl);
+  EXPECT_EQ(c.maxmemory_samples, 10);
+  EXPECT_EQ(c.maxmemory_eviction_tenacity, 20);
+  EXPECT_EQ(c.lfu_log_factor, 5);
+  EXPECT_EQ(c.lfu_decay_time, 0);
   // Every directive in the table was exercised above.
-  EXPECT_EQ(Directives().size(), 28u);
+  EXPECT_EQ(Directives().size(), 34u);
 }
 
 TEST(ConfigTextTest, DirectiveGettersRenderValues) {

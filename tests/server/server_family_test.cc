@@ -184,16 +184,18 @@ TEST_F(ServerFamilyTest, ConfigGetGlobs) {
   EXPECT_EQ(
       h.Run({"CONFIG", "GET", "t*"}),
       "*6\r\n" + Pair("tcp-backlog", "511") + Pair("tcp-keepalive", "300") + Pair("timeout", "0"));
-  EXPECT_EQ(h.Run({"CONFIG", "GET", "*max*"}), "*6\r\n" + Pair("maxclients", "10000") +
-                                                   Pair("proto-max-bulk-len", "536870912") +
-                                                   Pair("slowlog-max-len", "128"));
+  EXPECT_EQ(h.Run({"CONFIG", "GET", "*max*"}),
+            "*14\r\n" + Pair("maxclients", "10000") + Pair("proto-max-bulk-len", "536870912") +
+                Pair("maxmemory", "0") + Pair("maxmemory-policy", "noeviction") +
+                Pair("maxmemory-samples", "5") + Pair("maxmemory-eviction-tenacity", "10") +
+                Pair("slowlog-max-len", "128"));
   EXPECT_EQ(h.Run({"CONFIG", "GET", "?z"}), "*2\r\n" + Pair("hz", "10"));
   EXPECT_EQ(h.Run({"CONFIG", "GET", "[dp]*i[dz]*"}),
             "*4\r\n" + Pair("daemonize", "no") + Pair("pidfile", ""));
   // Globs match case-insensitively and keep the table's spelling.
   EXPECT_EQ(h.Run({"CONFIG", "GET", "TIME*"}), "*2\r\n" + Pair("timeout", "0"));
   const std::string all = h.Run({"CONFIG", "GET", "*"});
-  EXPECT_EQ(all.substr(0, 5), "*56\r\n") << "28 directives";
+  EXPECT_EQ(all.substr(0, 5), "*68\r\n") << "34 directives";
 }
 
 TEST_F(ServerFamilyTest, ConfigGetSeveralPatternsListEachMatchOnce) {

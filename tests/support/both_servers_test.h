@@ -1,6 +1,8 @@
 #pragma once
 
 #include <memory>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -45,6 +47,15 @@ class ConnectedBothServersTest : public BothServersTest<Suite> {
     kv_ = RawConnection::Connect(this->kvserver_->port());
     redis_conn_ = RawConnection::Connect(this->redis_->port());
     ASSERT_TRUE(kv_ && redis_conn_) << "cannot connect";
+  }
+
+  // Sends `args` to both servers (no FLUSHALL first); returns {kvserver's reply, Redis's}.
+  std::pair<std::string, std::string> Both(const Args& args) {
+    const std::string request = EncodeCommand(args);
+    kv_->Send(request);
+    redis_conn_->Send(request);
+    return {kv_->ReadReply().value_or("<no reply>"),
+            redis_conn_->ReadReply().value_or("<no reply>")};
   }
 
   void ExpectSameReplies(const std::vector<Args>& commands, const SameReply& same = {}) {

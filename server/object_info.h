@@ -1,0 +1,39 @@
+#pragma once
+
+#include <climits>
+#include <cstdint>
+#include <string_view>
+
+#include "protocol/number.h"
+#include "server/config.h"
+#include "storage/value.h"
+
+namespace kv {
+
+// The encoding Redis reports for a string value (OBJECT ENCODING, DEBUG OBJECT):
+// tryObjectEncoding() makes a canonical integer that fits a long "int" and any other string of up
+// to 44 bytes "embstr"; APPEND and SETRANGE change a string in place, which makes it "raw"
+// whatever its content.
+inline std::string_view StringEncoding(const Value& v) {
+  if (v.changed_in_place()) return "raw";
+  const std::string_view s = v.str();
+  if (s.size() <= 20 && ParseInt64(s)) return "int";
+  return s.size() <= 44 ? "embstr" : "raw";
+}
+
+// The reference count Redis reports (OBJECT REFCOUNT, DEBUG OBJECT). Integers 0..9999 are
+// Redis's shared objects, whose count is INT_MAX, unless a maxmemory with an LRU or LFU policy
+// needs each value's own access data (Redis decides when the value is made; kvserver when asked).
+inline int64_t ObjectRefcount(const Config& config, const Value& v) {
+  const MaxmemoryPolicy p = config.maxmemory_policy;
+  const bool own_access_data =
+      config.maxmemory != 0 &&
+      (IsLfuPolicy(p) || p == MaxmemoryPolicy::kVolatileLru || p == MaxmemoryPolicy::kAllkeysLru);
+  if (!own_access_data && !v.unshared() && StringEncoding(v) == "int") {
+    const int64_t n = *ParseInt64(v.str());
+    if (n >= 0 && n < 10000) return INT_MAX;
+  }
+  return 1;
+}
+
+}  // namespace kv
