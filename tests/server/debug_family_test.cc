@@ -54,7 +54,8 @@ TEST(DebugFamilyTest, Subcommands) {
   EXPECT_EQ(h.Run({"DEBUG", "SET-ACTIVE-EXPIRE", "x"}), kOk);  // atoi: 0
   EXPECT_FALSE(h.state().active_expire_enabled);
   const std::string help = h.Run({"DEBUG", "HELP"});
-  EXPECT_EQ(help.substr(0, 5), "*11\r\n");
+  EXPECT_EQ(help.substr(0, 5), "*13\r\n");
+  EXPECT_NE(help.find("+OBJECT <key>\r\n"), std::string::npos);
   EXPECT_NE(help.find("+SET-ACTIVE-EXPIRE <0|1>\r\n"), std::string::npos);
 }
 
@@ -70,6 +71,42 @@ TEST(DebugFamilyTest, UnsupportedSubcommandsGetAnError) {
             Err("unknown subcommand or wrong number of arguments for 'sleep'. Try DEBUG HELP."));
   EXPECT_EQ(h.Run({"DEBUG", "HELP", "x"}),
             Err("unknown subcommand or wrong number of arguments for 'HELP'. Try DEBUG HELP."));
+}
+
+// DEBUG OBJECT's line without the address (which differs run to run).
+std::string ObjectLine(CommandHarness& h, const std::string& key) {
+  std::string line = h.Run({"DEBUG", "OBJECT", key});
+  const size_t at = line.find("at:0x");
+  if (at != std::string::npos) line.erase(at, line.find(' ', at) - at + 1);
+  return line;
+}
+
+TEST(DebugFamilyTest, Object) {
+  CommandHarness h(DebugEnabled("yes"));
+  const uint32_t lru = static_cast<uint32_t>(h.clock().NowMs() / 1000) & 0xFFFFFF;
+  h.Run({"SET", "int", "100"});
+  h.Run({"SET", "big", "3000000000"});
+  h.Run({"SET", "str", "hello"});
+  h.Run({"SET", "long", std::string(100, 'a')});
+  h.Run({"SET", "plain", "0123456789abcdefghijklmnopqrstuvwxyz0123456789"});
+  const std::string tail = " lru:" + std::to_string(lru) + " lru_seconds_idle:0\r\n";
+  EXPECT_EQ(ObjectLine(h, "int"),
+            "+Value refcount:2147483647 encoding:int serializedlength:2" + tail);
+  // Past 32 bits an integer is saved as its digits.
+  EXPECT_EQ(ObjectLine(h, "big"), "+Value refcount:1 encoding:int serializedlength:11" + tail);
+  EXPECT_EQ(ObjectLine(h, "str"), "+Value refcount:1 encoding:embstr serializedlength:6" + tail);
+  // 100 equal bytes compress to a few; 46 bytes with one repeat do not gain the 4 bytes LZF must.
+  EXPECT_EQ(ObjectLine(h, "long"), "+Value refcount:1 encoding:raw serializedlength:13" + tail);
+  EXPECT_EQ(ObjectLine(h, "plain"), "+Value refcount:1 encoding:raw serializedlength:47" + tail);
+  h.clock().Advance(7000);
+  EXPECT_EQ(ObjectLine(h, "str"), "+Value refcount:1 encoding:embstr serializedlength:6 lru:" +
+                                      std::to_string(lru) + " lru_seconds_idle:7\r\n");
+  EXPECT_EQ(h.Run({"DEBUG", "OBJECT", "nokey"}), Err("no such key"));
+  // Under an LFU policy lru holds Redis's minutes and counter.
+  h.Run({"CONFIG", "SET", "maxmemory-policy", "allkeys-lfu"});
+  const std::string lfu = ObjectLine(h, "str");
+  const uint32_t minutes = static_cast<uint32_t>(h.clock().NowMs() / 1000 - 7) / 60 & 0xFFFF;
+  EXPECT_NE(lfu.find(" lru:" + std::to_string(minutes << 8 | 5) + " "), std::string::npos) << lfu;
 }
 
 TEST(ScriptingFamilyTest, FunctionFlush) {

@@ -1,0 +1,43 @@
+#include "server/rdb_length.h"
+
+#include <liblzf/lzf.h>
+
+#include <cstdint>
+#include <memory>
+
+#include "protocol/number.h"
+
+namespace kv {
+namespace {
+
+// Redis's rdbSaveLen: 1, 2, 5 or 9 bytes.
+size_t LenBytes(uint64_t len) {
+  if (len < (1 << 6)) return 1;
+  if (len < (1 << 14)) return 2;
+  if (len <= UINT32_MAX) return 5;
+  return 9;
+}
+
+}  // namespace
+
+size_t RdbStringLength(std::string_view s) {
+  // rdbTryIntegerEncoding: a canonical integer (string2ll's) that fits 8, 16 or 32 bits.
+  if (s.size() <= 11) {
+    if (auto v = ParseInt64(s)) {
+      if (*v >= INT8_MIN && *v <= INT8_MAX) return 2;
+      if (*v >= INT16_MIN && *v <= INT16_MAX) return 3;
+      if (*v >= INT32_MIN && *v <= INT32_MAX) return 5;
+    }
+  }
+  // rdbSaveLzfStringObject: worth it only if the result is at least 4 bytes shorter.
+  if (s.size() > 20) {
+    const size_t out_len = s.size() - 4;
+    auto out = std::make_unique_for_overwrite<char[]>(out_len + 1);
+    const unsigned int compressed = lzf_compress(s.data(), static_cast<unsigned int>(s.size()),
+                                                 out.get(), static_cast<unsigned int>(out_len));
+    if (compressed > 0) return 1 + LenBytes(compressed) + LenBytes(s.size()) + compressed;
+  }
+  return LenBytes(s.size()) + s.size();
+}
+
+}  // namespace kv
