@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config
   libboost1.81-dev libabsl-dev libspdlog-dev libfmt-dev
-  libgtest-dev libgmock-dev libbenchmark-dev libhiredis-dev liblzf-dev
+  libgtest-dev libgmock-dev libbenchmark-dev libhiredis-dev liblzf-dev libmimalloc-dev
   redis-server redis-tools
   clang-14 libclang-rt-14-dev
   clang-format-14 procps python3 gnuplot-nox iproute2

@@ -1,6 +1,5 @@
 #include "server/info.h"
 
-#include <malloc.h>
 #include <sys/resource.h>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -12,6 +11,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "fmt/format.h"
+#include "server/allocator.h"
 #include "server/command_registry.h"
 #include "server/memory_overhead.h"
 #include "server/strings.h"
@@ -104,7 +104,8 @@ void MemorySection(ServerState& s, std::string& out) {
       "mem_fragmentation_bytes:", static_cast<int64_t>(rss) - static_cast<int64_t>(used), "\r\n",
       "mem_not_counted_for_evict:0\r\nmem_replication_backlog:0\r\n"
       "mem_total_replication_buffers:0\r\nmem_clients_slaves:0\r\nmem_clients_normal:0\r\n"
-      "mem_cluster_links:0\r\nmem_aof_buffer:0\r\nmem_allocator:libc\r\n"
+      "mem_cluster_links:0\r\nmem_aof_buffer:0\r\n",
+      "mem_allocator:", Allocator().name, "\r\n",
       "active_defrag_running:0\r\nlazyfree_pending_objects:0\r\nlazyfreed_objects:0\r\n");
 }
 
@@ -242,10 +243,7 @@ void KeyspaceSection(ServerState& s, std::string& out) {
 
 }  // namespace
 
-size_t UsedMemory() {
-  struct mallinfo2 mi = mallinfo2();
-  return mi.uordblks + mi.hblkhd;
-}
+size_t UsedMemory() { return Allocator().allocated_bytes(); }
 
 size_t ResidentMemory() {
   std::ifstream statm("/proc/self/statm");

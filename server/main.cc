@@ -12,7 +12,11 @@
 #include <cstdio>
 #include <iostream>
 
+#include "server/allocator.h"
 #include "server/config.h"
+#ifdef KV_COUNTING_MALLOC
+#include "server/counting_malloc.h"
+#endif
 #include "server/server.h"
 #include "server/version.h"
 
@@ -71,6 +75,9 @@ int main(int argc, char** argv) {
   // SIGPIPE would kill the process when a client vanishes mid-write, or when whoever reads the
   // log on stdout goes away, even during startup.
   std::signal(SIGPIPE, SIG_IGN);
+#ifdef KV_COUNTING_MALLOC
+  kv::SetAllocatorProbe({kv::CountingMallocName(), &kv::CountedAllocatedBytes});
+#endif
   kv::CommandLine cmdline = kv::ParseCommandLine(argc, argv);
   switch (cmdline.action) {
     case kv::CommandLine::Action::kVersion:

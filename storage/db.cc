@@ -78,7 +78,7 @@ void Db::Split(size_t hash) {
   segments_.push_back(std::move(hi));
 }
 
-std::pair<Value*, bool> Db::Insert(std::string_view key) {
+std::pair<Value*, bool> Db::Insert(std::string_view key, const std::string_view* str) {
   const size_t h = KeyHash{}(key);
   Segment* seg = &SegmentFor(h);
   if (seg->map.size() >= kMaxSegmentSize) {
@@ -91,7 +91,7 @@ std::pair<Value*, bool> Db::Insert(std::string_view key) {
   }
   bool inserted = false;
   auto it = seg->map.lazy_emplace(PrehashedKey{key, h}, [&](const auto& construct) {
-    construct(Entry::Make(key));
+    construct(str != nullptr ? Entry::Make(key, *str) : Entry::Make(key));
     inserted = true;
   });
   if (inserted) ++size_;
@@ -100,8 +100,8 @@ std::pair<Value*, bool> Db::Insert(std::string_view key) {
 
 void Db::SetString(std::string_view key, std::string_view value, int64_t expire_at_ms,
                    bool keep_ttl) {
-  auto [v, inserted] = Insert(key);
-  v->SetString(value);
+  auto [v, inserted] = Insert(key, &value);
+  if (!inserted) v->SetString(value);
   v->set_access_time(clock_s_);
   if (expire_at_ms != kNoExpiry) {
     expires_.insert_or_assign(key, expire_at_ms);

@@ -158,9 +158,10 @@ class Db {
 
   size_t DirIndex(size_t hash) const { return depth_ == 0 ? 0 : hash >> (64 - depth_); }
   Segment& SegmentFor(size_t hash) const { return *dir_[DirIndex(hash)]; }
-  // Inserts `key` if absent; returns the entry and whether it was inserted. May split the
-  // segment, so the iterator is only valid until the next insertion.
-  std::pair<Value*, bool> Insert(std::string_view key);
+  // Inserts `key` if absent, with the string `*str` if given (else an empty string); returns the
+  // value and whether it was inserted. May split the segment, so the iterator is only valid until
+  // the next insertion.
+  std::pair<Value*, bool> Insert(std::string_view key, const std::string_view* str = nullptr);
   void Split(size_t hash);
   // Removes `key` from the keys (not from the deadlines); returns whether it was there.
   bool EraseKey(std::string_view key);

@@ -36,6 +36,13 @@ class Value {
     unshared_ = false;
     str_.assign(s);
   }
+  // Sets the string to the one in `block` (see CompactString::Borrow), which outlives this value.
+  void BorrowString(char* block) {
+    type_ = ValueType::kString;
+    in_place_ = false;
+    unshared_ = false;
+    str_.Borrow(block);
+  }
   // Whether the string was last changed in place rather than replaced.
   bool changed_in_place() const { return in_place_; }
   // A copy (COPY) of an integer value is never Redis's shared integer object.

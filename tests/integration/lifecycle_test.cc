@@ -293,5 +293,32 @@ TEST(Info, FieldsPresent) {
   EXPECT_TRUE(Contains(Str(Command(d.get(), "INFO clients")), "connected_clients:2\r\n"));
 }
 
+// used_memory follows what the allocator hands out: mimalloc's blocks, counted (the binary), or
+// glibc's mallinfo2 (sanitized builds, whose malloc is the sanitizer's).
+TEST(Info, UsedMemoryFollowsTheAllocator) {
+  auto server = ServerProcess::StartKvserver();
+  ASSERT_TRUE(server);
+  auto c = server->Connect();
+  auto field = [&](const std::string& name) {
+    const std::string text = Str(Command(c.get(), "INFO memory"));
+    const size_t at = text.find("\r\n" + name + ":");
+    return at == std::string::npos ? std::string()
+                                   : text.substr(at + name.size() + 3,
+                                                 text.find('\r', at + 2) - (at + name.size() + 3));
+  };
+#ifdef KV_SANITIZED
+  EXPECT_EQ(field("mem_allocator"), "libc");
+#else
+  EXPECT_EQ(field("mem_allocator").rfind("mimalloc-2.", 0), 0u) << field("mem_allocator");
+#endif
+  const long before = std::stol(field("used_memory"));
+  ASSERT_EQ(Command(c.get(), "SETRANGE big 9999999 x")->integer, 10'000'000);
+  const long with_value = std::stol(field("used_memory"));
+  EXPECT_GE(with_value - before, 10'000'000);
+  EXPECT_LE(with_value - before, 12'000'000);  // a block's rounding, not a copy of it
+  ASSERT_EQ(Command(c.get(), "DEL big")->integer, 1);
+  EXPECT_LE(std::stol(field("used_memory")), with_value - 10'000'000);
+}
+
 }  // namespace
 }  // namespace kv::test

@@ -1,6 +1,7 @@
 #include "storage/entry.h"
 
 #include <gtest/gtest.h>
+#include <malloc.h>
 
 #include <string>
 
@@ -19,6 +20,46 @@ TEST(EntryTest, HoldsTheKeyAndAValue) {
     EXPECT_EQ(e->value().str(), std::string(n + 3, 'v'));
     EXPECT_EQ(e->key(), key);  // the value's bytes live elsewhere
   }
+}
+
+TEST(EntryTest, AStringGivenAtMakeSharesTheKeysAllocation) {
+  // Every key length modulo 8, so that the value's block needs each amount of padding.
+  for (size_t key_size = 0; key_size <= 17; ++key_size) {
+    for (size_t value_size : {0, 7, 8, 36, 1024}) {
+      const std::string key(key_size, 'k');
+      const std::string value(value_size, 'v');
+      Entry::Ptr e = Entry::Make(key, value);
+      EXPECT_EQ(e->key(), key);
+      EXPECT_EQ(e->value().str(), value);
+      // Up to 7 bytes stay in the value's own word; longer ones sit in the entry, aligned.
+      const char* bytes = e->value().str().data();
+      const char* begin = reinterpret_cast<const char*>(e.get());
+      if (value_size > 7) {
+        EXPECT_GE(bytes, begin + sizeof(Value) + 4 + key_size);
+        EXPECT_LT(bytes, begin + malloc_usable_size(e.get()));
+        EXPECT_EQ(reinterpret_cast<uintptr_t>(bytes - 4) % 8, 0u);
+      }
+      EXPECT_EQ(e->value().str().size(), value_size);
+    }
+  }
+}
+
+TEST(EntryTest, AnEmbeddedStringChangesInPlaceOrMovesOut) {
+  const std::string key = "0123456789abcdef0123456789abcdef0123";  // a uuid's 36 bytes
+  Entry::Ptr e = Entry::Make(key, std::string(36, 'a'));
+  const char* embedded = e->value().str().data();
+  e->value().SetString(std::string(36, 'b'));  // same size: overwritten where it is
+  EXPECT_EQ(e->value().str().data(), embedded);
+  EXPECT_EQ(e->value().str(), std::string(36, 'b'));
+  e->value().mutable_str().append("cc");  // growing moves it to a block of its own
+  EXPECT_NE(e->value().str().data(), embedded);
+  EXPECT_EQ(e->value().str(), std::string(36, 'b') + "cc");
+  EXPECT_EQ(e->key(), key);
+
+  Entry::Ptr f = Entry::Make(key, std::string(36, 'x'));
+  Value taken = std::move(f->value());  // RENAME and MOVE take the value out of its entry
+  f.reset();
+  EXPECT_EQ(taken.str(), std::string(36, 'x'));
 }
 
 TEST(EntryTest, BinaryKeys) {
