@@ -433,6 +433,25 @@ def summary_rows(samples):
     return rows
 
 
+def other_target_rows(samples):
+    """Memory per key after the import and GET p99: median over rounds of the per-round ratio."""
+    rows = []
+    for c in cells(samples, "import tcp"):
+        redis_by_round = {s.round: s for s in c.redis}
+        for key, label in (("rss_bytes_per_key", "memory per key, RSS"),
+                           ("used_memory_bytes_per_key", "memory per key, used_memory")):
+            ratios = [s.extra[key] / redis_by_round[s.round].extra[key] for s in c.kv
+                      if s.round in redis_by_round and redis_by_round[s.round].extra.get(key)]
+            if ratios:
+                rows.append((label, statistics.median(ratios), 0.7))
+    for c in cells(samples):
+        if c.workload.startswith("latency") and c.ratios("p99_ms"):
+            rows.append((f"GET p99, {c.workload[len('latency '):]}",
+                         statistics.median(c.ratios("p99_ms")), 1.1))
+    return [f"| {label} | {ratio:.3f} | ≤ {limit} | {'met' if ratio <= limit else 'missed'} |"
+            for label, ratio, limit in rows]
+
+
 def render_report(samples, opts, mode, seconds, charts):
     out = io.StringIO()
     w = out.write
@@ -449,6 +468,10 @@ def render_report(samples, opts, mode, seconds, charts):
     w("| workload | cells | throughput ratio (geomean) | target | CPU/request ratio (geomean) |"
       " target | verdict |\n|---|---:|---:|---|---:|---|---|\n")
     w("\n".join(summary_rows(samples)) + "\n\n")
+    others = other_target_rows(samples)
+    if others:
+        w("| target | ratio (median over rounds) | target | verdict |\n|---|---:|---|---|\n")
+        w("\n".join(others) + "\n\n")
     workloads = []
     for s in samples:
         if s.workload not in workloads:
