@@ -13,14 +13,15 @@ namespace {
 constexpr size_t kPoolSize = 16;  // Redis's EVPOOL_SIZE
 
 // Redis's evictionTimeLimitUs: 0..500 us linearly up to tenacity 10, then 15% more per step,
-// and no limit at 100.
-std::chrono::microseconds TimeLimit(int64_t tenacity) {
+// and no limit at 100. In nanoseconds, the clock's unit: microseconds::max() would overflow when
+// compared with a steady_clock duration.
+std::chrono::nanoseconds TimeLimit(int64_t tenacity) {
   if (tenacity <= 10) return std::chrono::microseconds(50 * tenacity);
   if (tenacity < 100) {
     return std::chrono::microseconds(
         static_cast<int64_t>(500.0 * std::pow(1.15, static_cast<double>(tenacity) - 10.0)));
   }
-  return std::chrono::microseconds::max();
+  return std::chrono::nanoseconds::max();
 }
 
 bool AllKeys(MaxmemoryPolicy p) {
