@@ -94,7 +94,9 @@ TEST(Maxmemory, NoevictionRefusesWritesWithRedisError) {
   EXPECT_EQ(InfoField(c.get(), "evicted_keys"), "0");
   EXPECT_EQ(Str(Command(c.get(), "PING")), "PONG");
   Reply dbsize = Command(c.get(), "DBSIZE");
-  if (dbsize->integer > 0) EXPECT_EQ(Command(c.get(), "GET k:0")->len, 1024u);
+  if (dbsize->integer > 0) {
+    EXPECT_EQ(Command(c.get(), "GET k:0")->len, 1024u);
+  }
 }
 
 }  // namespace
