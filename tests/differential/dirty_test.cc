@@ -10,7 +10,7 @@
 //   KV_DIRTY_DIFF_SEED=<seed>       replays one sequence
 //   KV_DIRTY_DIFF_BASE_SEED=<seed>  replays a whole run
 //   KV_DIRTY_DIFF_SEQUENCES=<n>     changes how many sequences run (default 300)
-// Relative expire times are at least 1000 s and absolute ones far future or long past, so that
+// Relative expire times are at least 1000 ms and absolute ones far future or long past, so that
 // nothing expires while a sequence runs (expiry itself counts no change in Redis).
 
 #include <string>
@@ -45,6 +45,11 @@ class WriteGenerator : public RandomChoices {
   std::string Key() { return Pick({"a", "b", "c"}); }
   std::string Value() { return Pick({"", "x", "10", "-3", "1.5", "hello", "\xff\x01"}); }
   std::string Ttl() { return Pick({"1000", "2000", "5000"}); }
+  // A TTL for EXPIRE NX/XX/GT/LT that no other command of the sequence uses, at least 1000 apart
+  // from all of them: with an equal TTL in the same unit, GT's answer would depend on whether a
+  // millisecond passed between the two commands, which differs between the two servers.
+  // 7 * n % 31 visits each of 0..30 once (a sequence has at most 30 writes), in no simple order.
+  std::string ConditionalTtl() { return std::to_string(10000 + 1000 * (7 * conditional_++ % 31)); }
 
   Args Next() {
     switch (Uniform(36)) {
@@ -93,7 +98,8 @@ class WriteGenerator : public RandomChoices {
         return c;
       }
       case 17:
-        return {Pick({"EXPIRE", "PEXPIRE"}), Key(), Ttl(), Pick({"NX", "XX", "GT", "LT"})};
+        return {Pick({"EXPIRE", "PEXPIRE"}), Key(), ConditionalTtl(),
+                Pick({"NX", "XX", "GT", "LT"})};
       case 18:
         return {Pick({"EXPIRE", "PEXPIRE"}), Key(), Ttl()};
       case 19:
@@ -141,6 +147,9 @@ class WriteGenerator : public RandomChoices {
         return {"FLUSHALL"};
     }
   }
+
+ private:
+  uint64_t conditional_ = 0;
 };
 
 class DirtyDifferentialTest : public ConnectedBothServersTest<DirtyDifferentialTest> {};
