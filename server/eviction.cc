@@ -54,7 +54,6 @@ void Evictor::Populate(ServerState& state, size_t db_index, int64_t now_ms) {
   const MaxmemoryPolicy policy = state.config.maxmemory_policy;
   Db& db = state.dbs.db(db_index);
   db.SetClock(now_ms);
-  const auto now_s = static_cast<uint32_t>(now_ms / 1000);
   db.SampleKeys(static_cast<size_t>(state.config.maxmemory_samples), !AllKeys(policy),
                 [&](std::string_view key, const Value& value, int64_t expire_at_ms) {
                   uint64_t score;
@@ -65,7 +64,7 @@ void Evictor::Populate(ServerState& state, size_t db_index, int64_t now_ms) {
                   } else if (IsLfuPolicy(policy)) {
                     score = 255 - db.LfuCounter(value);
                   } else {
-                    score = static_cast<uint32_t>(now_s - value.access_time());
+                    score = db.IdleSeconds(value);
                   }
                   // Redis's evictionPoolPopulate: the pool stays sorted; a candidate worse than
                   // all of a full pool is dropped, otherwise a full pool drops its worst.

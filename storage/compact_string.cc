@@ -46,27 +46,10 @@ char* CompactString::data() {
 
 size_t CompactString::capacity() const {
   if (is_inline()) return kInlineCapacity;
-  // A borrowed block's room past its bytes is not known, so it can shrink in place but not grow.
-  return borrowed() ? size() : malloc_usable_size(block()) - header();
+  return malloc_usable_size(block()) - header();
 }
 
-size_t CompactString::allocated() const {
-  return is_inline() || borrowed() ? 0 : malloc_usable_size(block());
-}
-
-void CompactString::Borrow(char* block) {
-  Release();
-  word_ = reinterpret_cast<uintptr_t>(block) | kBorrowedBit;
-}
-
-void CompactString::Steal(CompactString& other) {
-  if (other.borrowed()) {
-    Assign(other.view());
-  } else {
-    word_ = other.word_;
-  }
-  other.word_ = kEmpty;
-}
+size_t CompactString::allocated() const { return is_inline() ? 0 : malloc_usable_size(block()); }
 
 void CompactString::SetSize(size_t n) {
   if (is_inline()) {
@@ -81,7 +64,7 @@ void CompactString::SetSize(size_t n) {
 }
 
 void CompactString::Release() {
-  if (!is_inline() && !borrowed()) std::free(block());
+  if (!is_inline()) std::free(block());
   word_ = kEmpty;
 }
 
@@ -114,7 +97,7 @@ void CompactString::assign(std::string_view s) {
 void CompactString::Reserve(size_t n, size_t keep) {
   const bool wide = n > kMaxNarrow;
   const size_t hdr = wide ? 8 : 4;
-  if (!is_inline() && !borrowed() && wide == is_wide()) {
+  if (!is_inline() && wide == is_wide()) {
     void* p = std::realloc(block(), hdr + n);
     if (p == nullptr) throw std::bad_alloc();
     word_ = reinterpret_cast<uintptr_t>(p) | (wide ? kWideBit : 0);

@@ -16,15 +16,9 @@ namespace kv {
 // is set once (the common case) takes one allocation of its exact size. std::string, by
 // contrast, takes 32 bytes in place plus a separate block for anything over 15 bytes.
 //
-// A third form borrows a narrow [size][bytes] block inside someone else's allocation: the keyspace
-// stores a key's first value right after the key, in the key's own block (see Entry), saving an
-// allocation and its rounding per key. A borrowed string may change its bytes in place, but it
-// never frees, grows or hands over that block: growing copies it out into a block of its own,
-// and moving it copies, so a moved-to string never points into a block that is about to go.
-//
 // The word tells the forms apart by its low bits, which block pointers (8-byte aligned) leave at
 // zero: bit 0 set means inline (size in bits 1-3 of the first byte), bit 1 set means a heap
-// block with an 8-byte size, bit 2 set means a borrowed block.
+// block with an 8-byte size.
 class CompactString {
  public:
   static constexpr size_t kInlineCapacity = 7;
@@ -32,8 +26,7 @@ class CompactString {
   CompactString() = default;
   explicit CompactString(std::string_view s) { Assign(s); }
   CompactString(const CompactString& other) { Assign(other.view()); }
-  // Moving a borrowed string copies its bytes (and so can only fail by running out of memory).
-  CompactString(CompactString&& other) noexcept { Steal(other); }
+  CompactString(CompactString&& other) noexcept : word_(other.word_) { other.word_ = kEmpty; }
   CompactString& operator=(const CompactString& other) {
     if (this != &other) assign(other.view());
     return *this;
@@ -41,7 +34,8 @@ class CompactString {
   CompactString& operator=(CompactString&& other) noexcept {
     if (this != &other) {
       Release();
-      Steal(other);
+      word_ = other.word_;
+      other.word_ = kEmpty;
     }
     return *this;
   }
@@ -66,21 +60,15 @@ class CompactString {
   void clear() { resize(0); }
   // Bytes the string can hold without reallocating.
   size_t capacity() const;
-  // Bytes taken from the allocator (0 when inline or borrowed), for memory accounting.
+  // Bytes taken from the allocator (0 when inline), for memory accounting.
   size_t allocated() const;
-
-  // Points this string at `block`, 8-byte aligned and laid out as [4-byte size][bytes], which
-  // someone else allocated and frees after this string is gone.
-  void Borrow(char* block);
-  bool borrowed() const { return (word_ & (kInlineBit | kBorrowedBit)) == kBorrowedBit; }
 
   friend bool operator==(const CompactString& a, std::string_view b) { return a.view() == b; }
 
  private:
   static constexpr uintptr_t kInlineBit = 1;
   static constexpr uintptr_t kWideBit = 2;
-  static constexpr uintptr_t kBorrowedBit = 4;
-  static constexpr uintptr_t kTagBits = kInlineBit | kWideBit | kBorrowedBit;
+  static constexpr uintptr_t kTagBits = kInlineBit | kWideBit;
   static constexpr uintptr_t kEmpty = kInlineBit;  // inline, size 0
 
   bool is_inline() const { return (word_ & kInlineBit) != 0; }
@@ -93,8 +81,6 @@ class CompactString {
   // Makes room for n bytes, keeping the first `keep` bytes; may move the string to the heap.
   void Reserve(size_t n, size_t keep);
   void Release();
-  // Takes over other's bytes (copying them if borrowed) and leaves it empty; this must be empty.
-  void Steal(CompactString& other);
 
   uintptr_t word_ = kEmpty;
 };

@@ -101,8 +101,14 @@ std::pair<Value*, bool> Db::Insert(std::string_view key, const std::string_view*
 void Db::SetString(std::string_view key, std::string_view value, int64_t expire_at_ms,
                    bool keep_ttl) {
   auto [v, inserted] = Insert(key, &value);
-  if (!inserted) v->SetString(value);
-  v->set_access_time(clock_s_);
+  if (inserted) {
+    InitLru(*v);
+  } else {
+    v->SetString(value);
+    // Redis's SET replaces the object, which keeps the old LFU data (dbOverwrite) or takes the
+    // LRU clock.
+    if (!lfu_) v->set_lru(LruClock());
+  }
   if (expire_at_ms != kNoExpiry) {
     expires_.insert_or_assign(key, expire_at_ms);
   } else if (!inserted && !keep_ttl && !expires_.empty()) {
@@ -115,17 +121,24 @@ Value& Db::FindOrInsert(std::string_view key, int64_t now_ms, bool* inserted) {
   auto [v, fresh] = Insert(key);
   *inserted = fresh;
   if (fresh) {
-    v->set_access_time(clock_s_);
+    InitLru(*v);
   } else {
     Touch(*v);
   }
   return *v;
 }
 
-void Db::Put(std::string_view key, Value value, int64_t expire_at_ms) {
-  auto [v, inserted] = Insert(key);
-  *v = std::move(value);
-  v->set_access_time(clock_s_);
+void Db::Put(std::string_view key, DetachedValue value, int64_t expire_at_ms) {
+  // Sized for the string when it can be embedded, so that Adopt finds room for it.
+  const std::string_view str = value.str.view();
+  auto [v, inserted] = Insert(key, str.size() <= Value::kMaxEmbedded ? &str : nullptr);
+  const uint32_t lru = value.lru;
+  v->Adopt(std::move(value));
+  if (lru == DetachedValue::kFreshLru) {
+    InitLru(*v);
+  } else {
+    v->set_lru(lru);
+  }
   if (expire_at_ms != kNoExpiry) {
     expires_.insert_or_assign(key, expire_at_ms);
   } else if (!inserted && !expires_.empty()) {
@@ -133,13 +146,13 @@ void Db::Put(std::string_view key, Value value, int64_t expire_at_ms) {
   }
 }
 
-bool Db::Take(std::string_view key, int64_t now_ms, Value* value, int64_t* expire_at_ms) {
+bool Db::Take(std::string_view key, int64_t now_ms, DetachedValue* value, int64_t* expire_at_ms) {
   if (ExpireIfNeeded(key, now_ms)) return false;
   const size_t h = KeyHash{}(key);
   Map& map = SegmentFor(h).map;
   auto it = map.find(PrehashedKey{key, h});
   if (it == map.end()) return false;
-  *value = std::move((*it)->value());
+  *value = (*it)->Detach();
   map.erase(it);
   --size_;
   *expire_at_ms = kNoExpiry;

@@ -73,11 +73,10 @@ class Db {
                  bool keep_ttl = false);
   // Finds `key` or inserts an empty string there; `*inserted` tells which.
   Value& FindOrInsert(std::string_view key, int64_t now_ms, bool* inserted);
-  // Stores `value` at `key`, replacing any value, with deadline `expire_at_ms` (or none). The
-  // value is marked accessed now.
-  void Put(std::string_view key, Value value, int64_t expire_at_ms);
+  // Stores `value` at `key`, replacing any value, with deadline `expire_at_ms` (or none).
+  void Put(std::string_view key, DetachedValue value, int64_t expire_at_ms);
   // Removes a live `key` and hands over its value and deadline; false if it is not live.
-  bool Take(std::string_view key, int64_t now_ms, Value* value, int64_t* expire_at_ms);
+  bool Take(std::string_view key, int64_t now_ms, DetachedValue* value, int64_t* expire_at_ms);
 
   // Removes `key` if it is live; returns whether it was.
   bool Delete(std::string_view key, int64_t now_ms);
@@ -141,8 +140,12 @@ class Db {
     lfu_decay_time_ = decay_time;
   }
   // The counter decayed to the current clock (Redis's LFUDecrAndReturn), as OBJECT FREQ and
-  // eviction read it.
+  // eviction read it. Meaningful only while LFU is enabled: the LRU and LFU data share a value's
+  // 24 bits, as in Redis.
   uint8_t LfuCounter(const Value& v) const;
+  // Seconds since the value's last access (Redis's estimateObjectIdleTime, which wraps with the
+  // 24-bit clock every 194 days). Meaningful only while LFU is disabled.
+  uint32_t IdleSeconds(const Value& v) const;
 
   // One step of active expiry: examines up to `max_checks` volatile keys, continuing where the
   // previous step stopped so that every volatile key is visited in turn, and deletes the expired.
@@ -165,12 +168,21 @@ class Db {
   void Split(size_t hash);
   // Removes `key` from the keys (not from the deadlines); returns whether it was there.
   bool EraseKey(std::string_view key);
-  // Marks an accessed value: its LFU counter (when enabled) and its access time.
+  // Redis's LRU_CLOCK() and LFUGetTimeInMinutes(), from the command's time.
+  uint32_t LruClock() const { return clock_s_ & Value::kLruMax; }
+  uint32_t LfuMinutes() const { return (clock_s_ / 60) & 0xffff; }
+  // Stamps a new value as Redis's createObject: the LRU clock, or the LFU time and LFU_INIT_VAL.
+  void InitLru(Value& v) const { v.set_lru(lfu_ ? LfuMinutes() << 8 | kLfuInit : LruClock()); }
+  // Marks an accessed value (Redis's lookupKey): its LFU counter, or its LRU clock.
   void Touch(Value& v) {
-    if (lfu_) UpdateLfu(v);
-    v.set_access_time(clock_s_);
+    if (lfu_) {
+      UpdateLfu(v);
+    } else {
+      v.set_lru(LruClock());
+    }
   }
   void UpdateLfu(Value& v);
+  static constexpr uint32_t kLfuInit = 5;  // LFU_INIT_VAL
   // Deletes `key` if its deadline has passed; returns whether it did.
   bool ExpireIfNeeded(std::string_view key, int64_t now_ms);
 

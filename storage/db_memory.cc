@@ -41,8 +41,8 @@ Db::TableOverhead Db::Overhead() const {
   o.main =
       dir_.capacity() * sizeof(Segment*) + segments_.capacity() * sizeof(std::unique_ptr<Segment>);
   for (const auto& seg : segments_) o.main += sizeof(Segment) + TableBytes(seg->map);
-  // Each entry's fixed part: the value's 16 bytes and the key's length.
-  o.main += size_ * (sizeof(Value) + sizeof(uint32_t));
+  // Each entry's fixed part: the value's header.
+  o.main += size_ * sizeof(Value);
   o.expires = TableBytes(expires_);
   return o;
 }
@@ -86,11 +86,19 @@ void Db::SampleKeys(
 // Redis's LFUDecrAndReturn: one step down per lfu-decay-time minutes since the last access
 // (minutes counted as Redis counts them, from the Unix time divided by 60).
 uint8_t Db::LfuCounter(const Value& v) const {
-  const uint8_t counter = v.lfu_counter();
+  const uint8_t counter = v.lru() & 0xff;
   if (lfu_decay_time_ == 0) return counter;
-  const uint32_t elapsed_min = clock_s_ / 60 - v.access_time() / 60;
-  const uint64_t periods = elapsed_min / static_cast<uint64_t>(lfu_decay_time_);
+  // LFUTimeElapsed: minutes since the last decrement, in a 16-bit clock that wraps.
+  const uint32_t last = v.lru() >> 8;
+  const uint32_t now = LfuMinutes();
+  const uint32_t elapsed = now >= last ? now - last : 65535 - last + now;
+  const uint64_t periods = elapsed / static_cast<uint64_t>(lfu_decay_time_);
   return periods >= counter ? 0 : static_cast<uint8_t>(counter - periods);
+}
+
+uint32_t Db::IdleSeconds(const Value& v) const {
+  const uint32_t now = LruClock();
+  return now >= v.lru() ? now - v.lru() : now + (Value::kLruMax - v.lru());
 }
 
 // Redis's updateLFU: decay, then LFULogIncr (the counter grows with probability
@@ -98,12 +106,11 @@ uint8_t Db::LfuCounter(const Value& v) const {
 void Db::UpdateLfu(Value& v) {
   uint8_t counter = LfuCounter(v);
   if (counter < 255) {
-    constexpr int kInit = 5;  // LFU_INIT_VAL
     const double r = static_cast<double>(NextRandom() >> 11) * 0x1.0p-53;
-    const double base = counter > kInit ? counter - kInit : 0;
+    const double base = counter > kLfuInit ? counter - kLfuInit : 0;
     if (r < 1.0 / (base * static_cast<double>(lfu_log_factor_) + 1)) ++counter;
   }
-  v.set_lfu_counter(counter);
+  v.set_lru(LfuMinutes() << 8 | counter);
 }
 
 }  // namespace kv

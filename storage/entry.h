@@ -10,14 +10,11 @@
 
 namespace kv {
 
-// A key and its value in one allocation: [Value (16 bytes)][key size (4)][key bytes], and when the
-// entry is made with a string longer than fits in the Value's own word, [padding to 8][string size
-// (4)][string bytes] after the key, borrowed by the Value (CompactString::Borrow). The keyspace's
-// hash tables hold only a pointer to it, so a slot is 8 bytes instead of a key and a value side by
-// side, and a value stays where it is when its table grows or splits. For a 36-byte key and a
-// 36-byte value that is one 96-byte block: with mimalloc, which has no per-block header, exactly
-// 96 bytes, where a separate value block would cost 64 + 48.
-class Entry {
+// A key and its value in one allocation: the value's 8-byte header, the key's bytes, the string's
+// bytes (see Value for the layout). The keyspace's hash tables hold only a pointer to it, so a
+// slot is 8 bytes instead of a key and a value side by side, and a value stays where it is when
+// its table grows or splits.
+class Entry : public Value {
  public:
   struct Free {
     void operator()(Entry* e) const;
@@ -26,25 +23,17 @@ class Entry {
 
   // Throws std::length_error for a key of 4 GiB or more (which no client can send under any sane
   // proto-max-bulk-len).
-  static Ptr Make(std::string_view key);
-  // An entry holding the string `value`, in the same allocation when that saves one.
+  static Ptr Make(std::string_view key) { return Make(key, {}); }
+  // An entry holding the string `value`, embedded when it is at most kMaxEmbedded bytes.
   static Ptr Make(std::string_view key, std::string_view value);
 
-  std::string_view key() const { return {KeyBytes(), key_size_}; }
-  Value& value() { return value_; }
-  const Value& value() const { return value_; }
+  std::string_view key() const { return {base() + key_offset(), key_size()}; }
+  Value& value() { return *this; }
+  const Value& value() const { return *this; }
 
  private:
-  explicit Entry(uint32_t key_size) : key_size_(key_size) {}
-  // Allocates and constructs an entry for `key` with `extra` more bytes after the key's.
-  static Entry* Allocate(std::string_view key, size_t extra);
+  explicit Entry(size_t key_size) : Value(key_size) {}
   ~Entry() = default;
-  const char* KeyBytes() const { return reinterpret_cast<const char*>(&key_size_ + 1); }
-  char* KeyBytes() { return reinterpret_cast<char*>(&key_size_ + 1); }
-
-  Value value_;
-  uint32_t key_size_;
-  // The key's bytes follow key_size_ in the same allocation.
 };
 
 // Hashing and equality for tables of Entry::Ptr that are looked up by key (std::string_view, or

@@ -10,62 +10,112 @@ namespace kv {
 
 enum class ValueType : uint8_t { kString };
 
+// A value outside the keyspace: what Db::Take hands over and Db::Put stores.
+struct DetachedValue {
+  static constexpr uint32_t kFreshLru = UINT32_MAX;
+
+  CompactString str;
+  bool changed_in_place = false;
+  bool unshared = false;
+  // The value's Redis `lru` field, kept across RENAME and MOVE as Redis moves the object itself;
+  // kFreshLru for a new value, which Put stamps as just created.
+  uint32_t lru = kFreshLru;
+};
+
 // A stored value. Only strings exist so far; other types arrive behind the same type tag.
 // Strings are binary-safe byte arrays.
 //
-// A value is 16 bytes: the string's word and, in the other eight, the type and two small facts:
-// whether it was changed in place (APPEND, SETRANGE), which Redis reports as the "raw" encoding
-// whatever the content, and the second it was last accessed, for OBJECT IDLETIME.
+// A value lives at the start of its key's Entry, in the same allocation, and is only ever handled
+// through a pointer or reference into the keyspace. It is an 8-byte header, Redis's robj squeezed
+// to what a key needs:
+//   bits 0-23 of the first word: Redis's `lru` field (the LRU clock in seconds, or under an LFU
+//     policy 16 bits of minutes and the 8-bit access counter);
+//   bits 24-27: the type; bit 28: changed in place; bit 29: unshared; bit 30: the string is
+//     external; bit 31: the wide layout;
+//   then (narrow layout) the key's size and the embedded string's size, 16 bits each.
+// The key's bytes follow the header, and the string's bytes follow the key's, with no padding:
+// a 36-byte key and a 36-byte value take 80 bytes, where Redis 7.0 spends three blocks of 32
+// (dictEntry), 48 (the key's sds) and 64 (robj with the embedded sds).
+//
+// A string that outgrows its place, or is changed in place (APPEND, SETRANGE, SETBIT), or is
+// longer than 64 KiB, becomes external: a CompactString (one word, pointing at a block of its own)
+// in the first 8-byte-aligned word after the key, which every entry reserves room for. Keys of
+// 64 KiB or more use the wide layout: the sizes are 32 bits at offsets 8 and 12, the key at 16.
 class Value {
  public:
-  Value() = default;
-  explicit Value(std::string_view s) : str_(s) {}
+  static constexpr size_t kMaxEmbedded = UINT16_MAX;
+  static constexpr uint32_t kLruMax = (1u << 24) - 1;  // Redis's LRU_CLOCK_MAX
 
-  ValueType type() const { return type_; }
-  std::string_view str() const { return str_.view(); }
-  // Bytes of the string's own heap block, 0 when it is inline: for memory accounting.
-  size_t allocated() const { return str_.allocated(); }
-  // For changes in place; the value then counts as Redis's "raw" encoding.
-  CompactString& mutable_str() {
-    in_place_ = true;
-    return str_;
+  Value(const Value&) = delete;
+  Value& operator=(const Value&) = delete;
+
+  ValueType type() const { return static_cast<ValueType>((meta_ >> 24) & 0xf); }
+  std::string_view str() const {
+    return external() ? external_str().view() : std::string_view(EmbeddedData(), EmbeddedSize());
   }
-  void SetString(std::string_view s) {
-    type_ = ValueType::kString;
-    in_place_ = false;
-    unshared_ = false;
-    str_.assign(s);
-  }
-  // Sets the string to the one in `block` (see CompactString::Borrow), which outlives this value.
-  void BorrowString(char* block) {
-    type_ = ValueType::kString;
-    in_place_ = false;
-    unshared_ = false;
-    str_.Borrow(block);
-  }
+  // Bytes of the string's own heap block, 0 when it is embedded: for memory accounting.
+  size_t allocated() const { return external() ? external_str().allocated() : 0; }
+  // For changes in place; the value then counts as Redis's "raw" encoding, and its string moves
+  // to a block of its own (once) so that it can grow.
+  CompactString& mutable_str();
+  void SetString(std::string_view s);
+  // Takes over `d`'s string and flags.
+  void Adopt(DetachedValue&& d);
+  // Moves the string and flags out (copying an embedded string); the value is left empty.
+  DetachedValue Detach();
+
   // Whether the string was last changed in place rather than replaced.
-  bool changed_in_place() const { return in_place_; }
+  bool changed_in_place() const { return meta_ & kInPlace; }
   // A copy (COPY) of an integer value is never Redis's shared integer object.
-  bool unshared() const { return unshared_; }
-  void set_unshared() { unshared_ = true; }
+  bool unshared() const { return meta_ & kUnshared; }
+  void set_unshared() { meta_ |= kUnshared; }
 
-  // The last access, in Unix seconds (truncated to 32 bits).
-  uint32_t access_time() const { return access_s_; }
-  void set_access_time(uint32_t s) { access_s_ = s; }
-  // Redis's logarithmic access counter for the LFU policies (LFU_INIT_VAL for a new value); its
-  // last decrement time is the access time.
-  uint8_t lfu_counter() const { return lfu_; }
-  void set_lfu_counter(uint8_t c) { lfu_ = c; }
+  // Redis's robj.lru: see the class comment. Db reads and writes it (Touch, LfuCounter, Idle).
+  uint32_t lru() const { return meta_ & kLruMax; }
+  void set_lru(uint32_t lru) { meta_ = (meta_ & ~kLruMax) | (lru & kLruMax); }
 
- private:
-  CompactString str_;
-  ValueType type_ = ValueType::kString;
-  bool in_place_ = false;
-  bool unshared_ = false;
-  uint8_t lfu_ = 5;
-  uint32_t access_s_ = 0;
+ protected:
+  static constexpr uint32_t kInPlace = 1u << 28;
+  static constexpr uint32_t kUnshared = 1u << 29;
+  static constexpr uint32_t kExternal = 1u << 30;
+  static constexpr uint32_t kWide = 1u << 31;
+
+  // An empty embedded string, with the layout for a key of `key_size` bytes.
+  explicit Value(size_t key_size);
+  ~Value();
+
+  bool wide() const { return meta_ & kWide; }
+  bool external() const { return meta_ & kExternal; }
+  size_t key_offset() const { return wide() ? 16 : 8; }
+  size_t key_size() const;
+  const char* base() const { return reinterpret_cast<const char*>(this); }
+  char* base() { return reinterpret_cast<char*>(this); }
+  // Where the embedded string's bytes start.
+  size_t EmbeddedOffset() const { return key_offset() + key_size(); }
+  const char* EmbeddedData() const { return base() + EmbeddedOffset(); }
+  size_t EmbeddedSize() const;
+  void SetEmbeddedSize(size_t n);
+  // Where an external string's word lives: the first aligned word after the key.
+  static size_t SlotOffset(size_t key_end) { return (key_end + 7) & ~size_t{7}; }
+  const CompactString& external_str() const {
+    return *reinterpret_cast<const CompactString*>(base() + SlotOffset(EmbeddedOffset()));
+  }
+  CompactString& external_str() {
+    return *reinterpret_cast<CompactString*>(base() + SlotOffset(EmbeddedOffset()));
+  }
+  // Room for an embedded string in this allocation.
+  size_t EmbeddedCapacity() const;
+  // Sets an embedded string (which must fit) or an external one; `s` may not point into this
+  // value's embedded bytes.
+  void Embed(std::string_view s);
+  void MakeExternal(CompactString&& s);
+  void ReleaseExternal();
+
+  uint32_t meta_;
+  uint16_t key_size_ = 0;  // narrow layout
+  uint16_t str_size_ = 0;  // narrow layout, embedded string
 };
 
-static_assert(sizeof(Value) == 16);
+static_assert(sizeof(Value) == 8);
 
 }  // namespace kv

@@ -321,9 +321,10 @@ void BitOpCommand(CommandContext& ctx) {
     ctx.CountChanges(db.Delete(ctx.args[2], ctx.now_ms));
     return ctx.reply.Integer(0);
   }
-  Value result;
-  CompactString& out = result.mutable_str();  // Redis stores BITOP's result as "raw"
-  out.resize(max_len);                        // zeros past the first source
+  DetachedValue result;
+  result.changed_in_place = true;  // Redis stores BITOP's result as "raw"
+  CompactString& out = result.str;
+  out.resize(max_len);  // zeros past the first source
   char* d = out.data();
   if (!values[0].empty()) std::memcpy(d, values[0].data(), values[0].size());
   if (op == BitOp::kNot) {

@@ -47,25 +47,18 @@ double StrToD(std::string_view arg) {
   return std::strtod(s.c_str(), nullptr);
 }
 
-// DEBUG OBJECT key: Redis's line about the value. kvserver has no object header: "at" is the
-// value's address, the refcount and encoding are what OBJECT reports, and lru is the access time
-// in Redis's 24-bit LRU clock (or, under an LFU policy, Redis's minutes-and-counter form).
+// DEBUG OBJECT key: Redis's line about the value. "at" is the value's address; the refcount and
+// encoding are what OBJECT reports; lru is Redis's 24-bit field as stored (the LRU clock, or under
+// an LFU policy minutes and counter), and lru_seconds_idle is read from it whatever the policy, as
+// Redis does.
 void DebugObject(CommandContext& ctx) {
   Db& db = ctx.db();
   const Value* v = db.Peek(ctx.args[2], ctx.now_ms);
   if (v == nullptr) return ctx.reply.Error(errors::kNoSuchKey);
-  constexpr uint32_t kLruClockMax = (1 << 24) - 1;
-  const auto now_s = static_cast<uint32_t>(ctx.now_ms / 1000);
-  const uint32_t lru = IsLfuPolicy(ctx.server.config.maxmemory_policy)
-                           ? ((v->access_time() / 60) & 0xFFFF) << 8 | db.LfuCounter(*v)
-                           : v->access_time() & kLruClockMax;
-  // Redis's estimateObjectIdleTime, in seconds.
-  const uint32_t clock = now_s & kLruClockMax;
-  const uint64_t idle = clock >= lru ? clock - lru : clock + (kLruClockMax - lru);
   ctx.reply.SimpleString(fmt::format(
       "Value at:{} refcount:{} encoding:{} serializedlength:{} lru:{} lru_seconds_idle:{}",
       static_cast<const void*>(v), ObjectRefcount(ctx.server.config, *v), StringEncoding(*v),
-      RdbStringLength(v->str()), lru, idle));
+      RdbStringLength(v->str()), v->lru(), db.IdleSeconds(*v)));
 }
 
 void Debug(CommandContext& ctx) {

@@ -147,7 +147,7 @@ void RenameGeneric(CommandContext& ctx, bool nx) {
   if (db.Find(from, ctx.now_ms) == nullptr) return ctx.reply.Error(errors::kNoSuchKey);
   if (from == to) return nx ? ctx.reply.Integer(0) : ctx.reply.Ok();
   if (nx && db.Exists(to, ctx.now_ms)) return ctx.reply.Integer(0);
-  Value value;
+  DetachedValue value;
   int64_t expire_at = kNoExpiry;
   db.Take(from, ctx.now_ms, &value, &expire_at);
   db.Put(to, std::move(value), expire_at);
@@ -201,13 +201,13 @@ void Copy(CommandContext& ctx) {
   const Value* v = src.Find(key, ctx.now_ms);
   ++(v != nullptr ? ctx.server.stats.keyspace_hits : ctx.server.stats.keyspace_misses);
   if (v == nullptr) return ctx.reply.Integer(0);
-  Value copy = *v;
+  // Redis duplicates the object: a new object (with fresh LRU data), and an integer copy is its own
+  // object, never the shared one.
+  DetachedValue copy{CompactString(v->str()), v->changed_in_place(), true};
   const int64_t expire_at = src.GetExpire(key);
   Db& dst = ctx.server.dbs.db(static_cast<size_t>(dst_index));
   dst.SetClock(ctx.now_ms);
   if (dst.Exists(new_key, ctx.now_ms) && !replace) return ctx.reply.Integer(0);
-  // Redis duplicates the object: an integer copy is its own object, never the shared one.
-  copy.set_unshared();
   dst.Put(new_key, std::move(copy), expire_at);
   ctx.CountChanges();
   ctx.reply.Integer(1);
@@ -224,7 +224,7 @@ void Move(CommandContext& ctx) {
   Db& dst = ctx.server.dbs.db(static_cast<size_t>(dst_index));
   dst.SetClock(ctx.now_ms);
   if (dst.Exists(key, ctx.now_ms)) return ctx.reply.Integer(0);
-  Value value;
+  DetachedValue value;
   int64_t expire_at = kNoExpiry;
   src.Take(key, ctx.now_ms, &value, &expire_at);
   dst.Put(key, std::move(value), expire_at);
@@ -262,8 +262,7 @@ void ObjectIdleTime(CommandContext& ctx) {
         "An LFU maxmemory policy is selected, idle time not tracked. Please note that when "
         "switching between policies at runtime LRU and LFU data will take some time to adjust.");
   }
-  const uint32_t now_s = static_cast<uint32_t>(ctx.now_ms / 1000);
-  ctx.reply.Integer(static_cast<uint32_t>(now_s - v->access_time()));
+  ctx.reply.Integer(ctx.db().IdleSeconds(*v));
 }
 
 void ObjectFreq(CommandContext& ctx) {

@@ -201,7 +201,11 @@ TEST(MaxmemoryTest, AllkeysLfuKeepsFrequentlyUsedKeys) {
             Err("An LFU maxmemory policy is selected, idle time not tracked. Please note that "
                 "when switching between policies at runtime LRU and LFU data will take some time "
                 "to adjust."));
-  EXPECT_EQ(h.Run({"OBJECT", "FREQ", "x"}), Int(5));  // LFU_INIT_VAL
+  // As in Redis, the LRU and LFU data share a value's 24 bits: x's now read as minutes and a
+  // counter. A value made under the LFU policy starts at LFU_INIT_VAL.
+  h.Run({"DEL", "x"});
+  h.Run({"SET", "x", "1"});
+  EXPECT_EQ(h.Run({"OBJECT", "FREQ", "x"}), Int(5));
   for (int i = 0; i < 100; ++i) h.Run({"GET", "x"});
   const int64_t freq = std::stoll(h.Run({"OBJECT", "FREQ", "x"}).substr(1));
   // Logarithmic (lfu-log-factor 10): 6 at the first access, then about 10 accesses for 7, 20

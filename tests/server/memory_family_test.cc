@@ -40,24 +40,28 @@ TEST(MemoryFamilyTest, UsageOptionsAreCheckedAsRedis) {
             IntOf(h.Run({"MEMORY", "USAGE", "k"})));
 }
 
-// Changing a key's value changes its usage by the value's heap block: a string of up to 7 bytes
-// lives inline, a longer one in a block of [4-byte size][bytes], which glibc rounds up to its
-// 16-byte chunks (and may hand out one chunk larger when the rest would be too small to keep).
+// Changing a key's value changes its usage by the value's heap block: a string that fits the room
+// of the key's entry stays there, a longer one takes a block of [4-byte size][bytes], which glibc
+// rounds up to its 16-byte chunks (and may hand out one chunk larger when the rest would be too
+// small to keep).
 TEST(MemoryFamilyTest, UsageCountsTheValuesBlock) {
   CommandHarness h;
   h.Run({"SET", "a", "1234567"});
-  const int64_t inline_value = IntOf(h.Run({"MEMORY", "USAGE", "a"}));
-  // The entry: a 16-byte value, the key's length and its bytes in one block, plus the table.
-  EXPECT_GE(inline_value, 21);
-  for (int64_t n : {8, 100, 1000, 100000}) {
+  const int64_t embedded = IntOf(h.Run({"MEMORY", "USAGE", "a"}));
+  // The entry: the value's 8-byte header, the key and the string in one block, plus the table.
+  EXPECT_GE(embedded, 8 + 1 + 7);
+  // The entry always has room for an external string's word, so 8 bytes still fit in it.
+  h.Run({"SET", "a", "12345678"});
+  EXPECT_EQ(IntOf(h.Run({"MEMORY", "USAGE", "a"})), embedded);
+  for (int64_t n : {100, 1000, 100000}) {
     h.Run({"SET", "a", std::string(n, 'x')});
-    const int64_t grown = IntOf(h.Run({"MEMORY", "USAGE", "a"})) - inline_value;
+    const int64_t grown = IntOf(h.Run({"MEMORY", "USAGE", "a"})) - embedded;
     EXPECT_GE(grown, 4 + n) << n;
     EXPECT_LE(grown, 4 + n + 31) << n;
   }
   // A longer key takes a bigger entry.
   h.Run({"SET", std::string(100, 'k'), "1234567"});
-  EXPECT_GT(IntOf(h.Run({"MEMORY", "USAGE", std::string(100, 'k')})), inline_value + 80);
+  EXPECT_GT(IntOf(h.Run({"MEMORY", "USAGE", std::string(100, 'k')})), embedded + 80);
 }
 
 TEST(MemoryFamilyTest, UsageCountsTheDeadline) {
@@ -194,8 +198,8 @@ TEST(MemoryFamilyTest, StatsOverheadFollowsTheTables) {
   const Db::TableOverhead o = h.db().Overhead();
   EXPECT_EQ(value_after("overhead.hashtable.main"), static_cast<int64_t>(o.main));
   EXPECT_EQ(value_after("overhead.hashtable.expires"), 0);
-  // 5000 keys: the slots, control bytes and the entries' fixed 20 bytes.
-  EXPECT_GT(o.main, 5000u * (8 + 1 + 20));
+  // 5000 keys: the slots, control bytes and the entries' 8-byte headers.
+  EXPECT_GT(o.main, 5000u * (8 + 1 + 8));
   EXPECT_EQ(value_after("keys.count"), 5000);
 }
 

@@ -97,64 +97,6 @@ TEST(CompactStringTest, ShrinkingKeepsThePrefix) {
   EXPECT_TRUE(s.empty());
 }
 
-TEST(CompactStringTest, BorrowedBlockIsReadAndChangedInPlaceButNeverGrownOrFreed) {
-  const std::string text = Pattern(36);
-  std::vector<uint64_t> words(8);  // [size][36 bytes][guard], 8-byte aligned
-  char* block = reinterpret_cast<char*>(words.data());
-  const uint32_t n = 36;
-  std::memcpy(block, &n, 4);
-  std::memcpy(block + 4, text.data(), 36);
-  std::memcpy(block + 40, "GUARD", 5);
-
-  CompactString s;
-  s.Borrow(block);
-  EXPECT_TRUE(s.borrowed());
-  EXPECT_EQ(s.view(), text);
-  EXPECT_EQ(s.allocated(), 0u);  // the block belongs to someone else
-  EXPECT_EQ(s.capacity(), 36u);  // its room past the bytes is unknown
-
-  s[0] = 'Z';  // in place (SETRANGE, SETBIT)
-  EXPECT_EQ(block[4], 'Z');
-  s.assign(Pattern(30));  // shrinking fits in place
-  EXPECT_TRUE(s.borrowed());
-  EXPECT_EQ(s.view(), Pattern(30));
-
-  s.append(Pattern(20));  // growing copies out into a block of its own
-  EXPECT_FALSE(s.borrowed());
-  EXPECT_EQ(s.view(), Pattern(30) + Pattern(20));
-  EXPECT_GT(s.allocated(), 0u);
-  EXPECT_EQ(std::string_view(block + 40, 5), "GUARD");  // nothing written past the block
-}
-
-TEST(CompactStringTest, MovingABorrowedStringCopiesIt) {
-  std::vector<uint64_t> words(8);
-  char* block = reinterpret_cast<char*>(words.data());
-  const uint32_t n = 20;
-  std::memcpy(block, &n, 4);
-  std::memcpy(block + 4, Pattern(20).data(), 20);
-  CompactString borrowed;
-  borrowed.Borrow(block);
-
-  CompactString moved(std::move(borrowed));
-  CompactString assigned;
-  CompactString again;
-  again.Borrow(block);
-  assigned = std::move(again);
-  std::memset(block, 0x55, 64);  // the owner reuses its block: the moved-to strings must not care
-  EXPECT_FALSE(moved.borrowed());
-  EXPECT_EQ(moved.view(), Pattern(20));
-  EXPECT_EQ(assigned.view(), Pattern(20));
-  EXPECT_TRUE(borrowed.empty());
-
-  CompactString resized;
-  std::memcpy(block, &n, 4);
-  std::memcpy(block + 4, Pattern(20).data(), 20);
-  resized.Borrow(block);
-  resized.resize(100);  // growing by resize copies out too, zero-filled
-  EXPECT_FALSE(resized.borrowed());
-  EXPECT_EQ(resized.view(), Pattern(20) + std::string(80, '\0'));
-}
-
 TEST(CompactStringTest, IsOneWord) { EXPECT_EQ(sizeof(CompactString), sizeof(void*)); }
 
 }  // namespace

@@ -76,11 +76,11 @@ TEST(DbKeyspaceTest, RandomKeySkipsExpired) {
 TEST(DbKeyspaceTest, TakeAndPutCarryTheDeadline) {
   Db db;
   db.SetString("a", "1", kNow + 1000);
-  Value v;
+  DetachedValue v;
   int64_t at = 0;
   EXPECT_FALSE(db.Take("missing", kNow, &v, &at));
   EXPECT_TRUE(db.Take("a", kNow, &v, &at));
-  EXPECT_EQ(v.str(), "1");
+  EXPECT_EQ(v.str.view(), "1");
   EXPECT_EQ(at, kNow + 1000);
   EXPECT_FALSE(db.Exists("a", kNow));
   EXPECT_EQ(db.expires_size(), 0u);
@@ -92,14 +92,59 @@ TEST(DbKeyspaceTest, TakeAndPutCarryTheDeadline) {
   EXPECT_EQ(db.GetExpire("c"), kNow + 1000);
 }
 
+TEST(DbKeyspaceTest, TakeAndPutCarryStringsOfEverySizeAndTheFlags) {
+  Db db;
+  for (size_t n : {0, 1, 36, 70000, 200000}) {
+    const std::string value(n, 'v');
+    db.SetString("a", value);
+    db.Find("a", kNow)->mutable_str();  // "raw"
+    DetachedValue v;
+    int64_t at = 0;
+    ASSERT_TRUE(db.Take("a", kNow, &v, &at));
+    db.Put("b", std::move(v), kNoExpiry);
+    const Value* b = db.Find("b", kNow);
+    ASSERT_NE(b, nullptr);
+    EXPECT_EQ(b->str(), value);
+    EXPECT_TRUE(b->changed_in_place());
+    db.Delete("b", kNow);
+  }
+}
+
 TEST(DbKeyspaceTest, AccessTimeFollowsFindNotPeek) {
   Db db;
   db.SetClock(kNow);
   db.SetString("k", "v");
-  EXPECT_EQ(db.Peek("k", kNow)->access_time(), kNow / 1000);
+  // The LRU clock is Redis's: Unix seconds in 24 bits.
+  EXPECT_EQ(db.Peek("k", kNow)->lru(), (kNow / 1000) & Value::kLruMax);
   db.SetClock(kNow + 7000);
-  EXPECT_EQ(db.Peek("k", kNow + 7000)->access_time(), kNow / 1000);
-  EXPECT_EQ(db.Find("k", kNow + 7000)->access_time(), (kNow + 7000) / 1000);
+  EXPECT_EQ(db.IdleSeconds(*db.Peek("k", kNow + 7000)), 7u);
+  EXPECT_EQ(db.Find("k", kNow + 7000)->lru(), ((kNow + 7000) / 1000) & Value::kLruMax);
+  EXPECT_EQ(db.IdleSeconds(*db.Peek("k", kNow + 7000)), 0u);
+}
+
+TEST(DbKeyspaceTest, IdleTimeWrapsWithTheClockAsRedis) {
+  Db db;
+  // The 24-bit clock wraps every 2^24 seconds; Redis's estimateObjectIdleTime then counts up to
+  // LRU_CLOCK_MAX and on from 0 (one second short of the true idle time, as Redis).
+  const int64_t before_wrap = (int64_t{Value::kLruMax} - 5) * 1000;
+  db.SetClock(before_wrap);
+  db.SetString("k", "v");
+  db.SetClock(before_wrap + 10 * 1000);
+  EXPECT_EQ(db.Peek("k", before_wrap)->lru(), Value::kLruMax - 5);
+  EXPECT_EQ(db.IdleSeconds(*db.Peek("k", before_wrap)), 9u);
+}
+
+TEST(DbKeyspaceTest, LfuCounterSharesTheLruBitsAsRedis) {
+  Db db;
+  db.SetLfu(true, 10, 1);
+  db.SetClock(kNow);
+  db.SetString("k", "v");
+  const uint32_t minutes = (kNow / 1000 / 60) & 0xffff;
+  EXPECT_EQ(db.Peek("k", kNow)->lru(), minutes << 8 | 5);  // LFU_INIT_VAL
+  EXPECT_EQ(db.LfuCounter(*db.Peek("k", kNow)), 5u);
+  // One step down per lfu-decay-time minute.
+  db.SetClock(kNow + 3 * 60 * 1000);
+  EXPECT_EQ(db.LfuCounter(*db.Peek("k", kNow)), 2u);
 }
 
 TEST(DbKeyspaceTest, DbSetSwap) {
@@ -110,8 +155,6 @@ TEST(DbKeyspaceTest, DbSetSwap) {
   EXPECT_NE(dbs.db(2).Find("a", kNow), nullptr);
   dbs.Swap(1, 1);
 }
-
-TEST(DbKeyspaceTest, ValueStaysSmall) { EXPECT_EQ(sizeof(Value), 16u); }
 
 }  // namespace
 }  // namespace kv

@@ -18,29 +18,52 @@ TEST(EntryTest, HoldsTheKeyAndAValue) {
     EXPECT_EQ(e->value().str(), "");
     e->value().SetString(std::string(n + 3, 'v'));
     EXPECT_EQ(e->value().str(), std::string(n + 3, 'v'));
-    EXPECT_EQ(e->key(), key);  // the value's bytes live elsewhere
+    EXPECT_EQ(e->key(), key);  // a string too big for the entry lives in a block of its own
   }
 }
 
 TEST(EntryTest, AStringGivenAtMakeSharesTheKeysAllocation) {
-  // Every key length modulo 8, so that the value's block needs each amount of padding.
+  // Every key length modulo 8, so that the external string's word needs each amount of padding.
   for (size_t key_size = 0; key_size <= 17; ++key_size) {
-    for (size_t value_size : {0, 7, 8, 36, 1024}) {
+    for (size_t value_size : {0, 1, 7, 8, 36, 1024, 65535}) {
       const std::string key(key_size, 'k');
       const std::string value(value_size, 'v');
       Entry::Ptr e = Entry::Make(key, value);
       EXPECT_EQ(e->key(), key);
       EXPECT_EQ(e->value().str(), value);
-      // Up to 7 bytes stay in the value's own word; longer ones sit in the entry, aligned.
-      const char* bytes = e->value().str().data();
+      // The string's bytes follow the key's, with no padding.
       const char* begin = reinterpret_cast<const char*>(e.get());
-      if (value_size > 7) {
-        EXPECT_GE(bytes, begin + sizeof(Value) + 4 + key_size);
-        EXPECT_LT(bytes, begin + malloc_usable_size(e.get()));
-        EXPECT_EQ(reinterpret_cast<uintptr_t>(bytes - 4) % 8, 0u);
-      }
-      EXPECT_EQ(e->value().str().size(), value_size);
+      EXPECT_EQ(e->value().str().data(), begin + sizeof(Value) + key_size);
+      EXPECT_EQ(e->value().allocated(), 0u);
     }
+  }
+}
+
+TEST(EntryTest, AUuidKeyAndValueTakeEightyBytes) {
+  const std::string uuid = "0123456789abcdef0123456789abcdef0123";
+  Entry::Ptr e = Entry::Make(uuid, uuid);
+  // The last byte the entry needs is its 80th: one block of mimalloc's 80-byte bin.
+  const std::string_view value = e->value().str();
+  EXPECT_EQ(value.data() + value.size() - reinterpret_cast<const char*>(e.get()), 80);
+  EXPECT_GE(malloc_usable_size(e.get()), 80u);
+  EXPECT_EQ(sizeof(Value), 8u);
+}
+
+TEST(EntryTest, LongStringsAndLongKeysUseTheirOwnLayouts) {
+  const std::string big(70000, 'b');  // past the 16-bit embedded size: a block of its own
+  Entry::Ptr e = Entry::Make("k", big);
+  EXPECT_EQ(e->value().str(), big);
+  EXPECT_GE(e->value().allocated(), big.size());
+  const std::string long_key(70000, 'k');  // past the 16-bit key size: the wide layout
+  for (const std::string& value : {std::string("v"), std::string(100, 'v'), big}) {
+    Entry::Ptr w = Entry::Make(long_key, value);
+    EXPECT_EQ(w->key(), long_key);
+    EXPECT_EQ(w->value().str(), value);
+    w->value().mutable_str().append("+");
+    EXPECT_EQ(w->value().str(), value + "+");
+    w->value().SetString("short");
+    EXPECT_EQ(w->value().str(), "short");
+    EXPECT_EQ(w->key(), long_key);
   }
 }
 
@@ -48,18 +71,49 @@ TEST(EntryTest, AnEmbeddedStringChangesInPlaceOrMovesOut) {
   const std::string key = "0123456789abcdef0123456789abcdef0123";  // a uuid's 36 bytes
   Entry::Ptr e = Entry::Make(key, std::string(36, 'a'));
   const char* embedded = e->value().str().data();
-  e->value().SetString(std::string(36, 'b'));  // same size: overwritten where it is
+  e->value().SetString(std::string(30, 'b'));  // smaller: overwritten where it is
   EXPECT_EQ(e->value().str().data(), embedded);
-  EXPECT_EQ(e->value().str(), std::string(36, 'b'));
-  e->value().mutable_str().append("cc");  // growing moves it to a block of its own
+  EXPECT_EQ(e->value().str(), std::string(30, 'b'));
+  e->value().SetString(std::string(300, 'c'));  // bigger than the entry: a block of its own
   EXPECT_NE(e->value().str().data(), embedded);
-  EXPECT_EQ(e->value().str(), std::string(36, 'b') + "cc");
+  EXPECT_GT(e->value().allocated(), 0u);
+  e->value().SetString(std::string(20, 'd'));  // fits again: back in the entry, block freed
+  EXPECT_EQ(e->value().str().data(), embedded);
+  EXPECT_EQ(e->value().allocated(), 0u);
+  EXPECT_FALSE(e->value().changed_in_place());
+  e->value().mutable_str().append("ee");  // changed in place: moves out, and is "raw"
+  EXPECT_NE(e->value().str().data(), embedded);
+  EXPECT_EQ(e->value().str(), std::string(20, 'd') + "ee");
+  EXPECT_TRUE(e->value().changed_in_place());
   EXPECT_EQ(e->key(), key);
 
+  // A part of the external string itself (as GETRANGE then SET would not, but a caller may).
+  const std::string_view part = e->value().str().substr(2, 10);
+  e->value().SetString(part);
+  EXPECT_EQ(e->value().str(), std::string(10, 'd'));
+
   Entry::Ptr f = Entry::Make(key, std::string(36, 'x'));
-  Value taken = std::move(f->value());  // RENAME and MOVE take the value out of its entry
+  f->value().set_unshared();
+  DetachedValue taken = f->value().Detach();  // RENAME and MOVE take the value out of its entry
   f.reset();
-  EXPECT_EQ(taken.str(), std::string(36, 'x'));
+  EXPECT_EQ(taken.str.view(), std::string(36, 'x'));
+  EXPECT_TRUE(taken.unshared);
+}
+
+TEST(EntryTest, FlagsAndLruShareTheHeaderWithoutDisturbingEachOther) {
+  Entry::Ptr e = Entry::Make("key", "value");
+  e->value().set_lru(Value::kLruMax);
+  e->value().set_unshared();
+  EXPECT_EQ(e->value().type(), ValueType::kString);
+  EXPECT_TRUE(e->value().unshared());
+  EXPECT_FALSE(e->value().changed_in_place());
+  e->value().set_lru(12345);
+  EXPECT_EQ(e->value().lru(), 12345u);
+  EXPECT_TRUE(e->value().unshared());
+  e->value().set_lru(Value::kLruMax + 1);  // only 24 bits are kept
+  EXPECT_EQ(e->value().lru(), 0u);
+  EXPECT_EQ(e->value().str(), "value");
+  EXPECT_EQ(e->key(), "key");
 }
 
 TEST(EntryTest, BinaryKeys) {

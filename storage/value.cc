@@ -1,0 +1,119 @@
+#include "storage/value.h"
+
+#include <malloc.h>
+
+#include <cstring>
+#include <new>
+#include <utility>
+
+namespace kv {
+namespace {
+
+uint32_t Load32(const char* p) {
+  uint32_t v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+
+void Store32(char* p, uint32_t v) { std::memcpy(p, &v, sizeof v); }
+
+}  // namespace
+
+Value::Value(size_t key_size) : meta_(static_cast<uint32_t>(ValueType::kString) << 24) {
+  if (key_size > UINT16_MAX) {
+    meta_ |= kWide;
+    Store32(base() + 8, static_cast<uint32_t>(key_size));
+    Store32(base() + 12, 0);
+  } else {
+    key_size_ = static_cast<uint16_t>(key_size);
+  }
+}
+
+Value::~Value() { ReleaseExternal(); }
+
+size_t Value::key_size() const { return wide() ? Load32(base() + 8) : key_size_; }
+
+size_t Value::EmbeddedSize() const { return wide() ? Load32(base() + 12) : str_size_; }
+
+void Value::SetEmbeddedSize(size_t n) {
+  if (wide()) {
+    Store32(base() + 12, static_cast<uint32_t>(n));
+  } else {
+    str_size_ = static_cast<uint16_t>(n);
+  }
+}
+
+size_t Value::EmbeddedCapacity() const {
+  // The allocator's real size: a block is often bigger than asked for.
+  const size_t room = malloc_usable_size(const_cast<char*>(base())) - EmbeddedOffset();
+  return room < kMaxEmbedded ? room : kMaxEmbedded;
+}
+
+void Value::ReleaseExternal() {
+  if (!external()) return;
+  external_str().~CompactString();
+  meta_ &= ~kExternal;
+  SetEmbeddedSize(0);
+}
+
+void Value::Embed(std::string_view s) {
+  std::memmove(base() + EmbeddedOffset(), s.data(), s.size());
+  SetEmbeddedSize(s.size());
+}
+
+void Value::MakeExternal(CompactString&& s) {
+  // The slot overlaps the embedded bytes, which are dead by now.
+  new (base() + SlotOffset(EmbeddedOffset())) CompactString(std::move(s));
+  meta_ |= kExternal;
+}
+
+CompactString& Value::mutable_str() {
+  meta_ |= kInPlace;
+  if (!external()) MakeExternal(CompactString(str()));
+  return external_str();
+}
+
+void Value::SetString(std::string_view s) {
+  meta_ &= ~(kInPlace | kUnshared);
+  if (external()) {
+    const std::string_view old = external_str().view();
+    // A string made from a part of the old one stays where it is.
+    const bool overlaps = s.data() >= old.data() && s.data() < old.data() + old.size();
+    if (overlaps || s.size() > EmbeddedCapacity()) return external_str().assign(s);
+    ReleaseExternal();
+  } else if (s.size() <= EmbeddedCapacity()) {
+    return Embed(s);
+  } else {
+    return MakeExternal(CompactString(s));
+  }
+  Embed(s);
+}
+
+void Value::Adopt(DetachedValue&& d) {
+  ReleaseExternal();
+  meta_ &= ~(kInPlace | kUnshared);
+  if (d.changed_in_place) meta_ |= kInPlace;
+  if (d.unshared) meta_ |= kUnshared;
+  if (d.str.size() <= EmbeddedCapacity()) {
+    Embed(d.str.view());
+  } else {
+    MakeExternal(std::move(d.str));
+  }
+}
+
+DetachedValue Value::Detach() {
+  DetachedValue d;
+  d.changed_in_place = changed_in_place();
+  d.unshared = unshared();
+  d.lru = lru();
+  if (external()) {
+    d.str = std::move(external_str());
+    ReleaseExternal();
+  } else {
+    d.str.assign(str());
+    SetEmbeddedSize(0);
+  }
+  return d;
+}
+
+}  // namespace kv
