@@ -38,8 +38,9 @@ constexpr size_t kReadChunk = 16 * 1024;
 // Buffers that grew past this for one big request or reply are released once empty.
 constexpr size_t kKeepBufferCapacity = 64 * 1024;
 
+// error_code's == goes through its category; success, the common case, is tested first.
 bool WouldBlock(const boost::system::error_code& ec) {
-  return ec == asio::error::would_block || ec == asio::error::try_again;
+  return ec && (ec == asio::error::would_block || ec == asio::error::try_again);
 }
 
 // One end of a TCP socket as Redis's anetFormatAddr writes it: "ip:port", "[ipv6]:port".
@@ -258,10 +259,12 @@ Connection::ReadResult Connection::ReadInput() {
 
 Connection::ReadResult Connection::TakeInput(size_t n, const boost::system::error_code& ec) {
   ServerState& st = server_->state_;
-  if (WouldBlock(ec)) return ReadResult::kNothing;
-  // Asio reports the peer's orderly close as error::eof.
-  if (ec == asio::error::eof || (!ec && n == 0)) return ReadResult::kEof;
-  if (ec) return ReadResult::kFail;
+  if (ec) {
+    if (WouldBlock(ec)) return ReadResult::kNothing;
+    // Asio reports the peer's orderly close as error::eof.
+    return ec == asio::error::eof ? ReadResult::kEof : ReadResult::kFail;
+  }
+  if (n == 0) return ReadResult::kEof;
   in_.CommitWrite(n);
   ++st.stats.total_reads_processed;
   st.stats.total_net_input_bytes += n;

@@ -81,7 +81,9 @@ class Server : public ClientRegistry {
   // Redis's securityWarningCommand: a client sent POST or Host: (an HTTP request).
   void WarnCrossProtocol();
 
-  boost::asio::io_context io_{1};
+  // One thread runs the loop, and sockets are only touched from it (other threads post to it):
+  // Asio can skip the per-socket locks, two lock/unlock pairs per request.
+  boost::asio::io_context io_{BOOST_ASIO_CONCURRENCY_HINT_UNSAFE_IO};
   std::shared_ptr<spdlog::logger> log_;
   SystemClock system_clock_;
   CommandRegistry registry_;
