@@ -57,7 +57,8 @@ void Value::ReleaseExternal() {
 }
 
 void Value::Embed(std::string_view s) {
-  std::memmove(base() + EmbeddedOffset(), s.data(), s.size());
+  // An empty view may have a null data(), which memmove must not be given.
+  if (!s.empty()) std::memmove(base() + EmbeddedOffset(), s.data(), s.size());
   SetEmbeddedSize(s.size());
 }
 
