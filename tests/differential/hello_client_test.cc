@@ -63,37 +63,26 @@ std::string Text(const std::string& reply) {
   return body;
 }
 
-class HelloClientDiffTest : public BothServersTest<HelloClientDiffTest> {
+class HelloClientDiffTest : public ConnectedBothServersTest<HelloClientDiffTest> {
  protected:
+  using Base = ConnectedBothServersTest<HelloClientDiffTest>;
+
   void SetUp() override {
-    BothServersTest::SetUp();
+    Base::SetUp();
     if (HasFatalFailure()) return;
-    kv_ = RawConnection::Connect(kvserver_->port());
-    redis_conn_ = RawConnection::Connect(redis_->port());
-    ASSERT_TRUE(kv_ && redis_conn_);
     ASSERT_EQ(Both({"FLUSHALL"}), "+OK\r\n");
   }
 
   // Sends `args` to both servers and returns kvserver's reply after checking it is Redis's, ids
   // masked.
   std::string Both(const Args& args) {
-    const std::string request = EncodeCommand(args);
-    kv_->Send(request);
-    redis_conn_->Send(request);
-    const std::string kv = kv_->ReadReply().value_or("<no reply>");
-    const std::string redis = redis_conn_->ReadReply().value_or("<no reply>");
+    auto [kv, redis] = Base::Both(args);
     EXPECT_EQ(MaskIds(kv), MaskIds(redis)) << Describe(args);
     return kv;
   }
 
   // Sends `args` to both servers and returns both replies, unchecked.
-  std::pair<std::string, std::string> Raw(const Args& args) {
-    const std::string request = EncodeCommand(args);
-    kv_->Send(request);
-    redis_conn_->Send(request);
-    return {kv_->ReadReply().value_or("<no reply>"),
-            redis_conn_->ReadReply().value_or("<no reply>")};
-  }
+  std::pair<std::string, std::string> Raw(const Args& args) { return Base::Both(args); }
 
   void ExpectSame(const std::vector<Args>& commands) {
     for (const Args& c : commands) Both(c);
@@ -104,8 +93,6 @@ class HelloClientDiffTest : public BothServersTest<HelloClientDiffTest> {
     for (const std::string& a : args) out += " \"" + Escape(a) + "\"";
     return out;
   }
-
-  std::unique_ptr<RawConnection> kv_, redis_conn_;
 };
 
 TEST_F(HelloClientDiffTest, HelloBothProtocolsAndErrors) {

@@ -45,27 +45,7 @@ Sections ParseInfo(const std::string& text) {
   return sections;
 }
 
-class InfoCommandDiffTest : public BothServersTest<InfoCommandDiffTest> {
- protected:
-  void SetUp() override {
-    BothServersTest::SetUp();
-    if (HasFatalFailure()) return;
-    kv_ = RawConnection::Connect(kvserver_->port());
-    redis_conn_ = RawConnection::Connect(redis_->port());
-    ASSERT_TRUE(kv_ && redis_conn_);
-  }
-
-  // Sends `args` to both servers; returns {kvserver's reply, Redis's reply}.
-  std::pair<std::string, std::string> Both(const Args& args) {
-    const std::string request = EncodeCommand(args);
-    kv_->Send(request);
-    redis_conn_->Send(request);
-    return {kv_->ReadReply().value_or("<no reply>"),
-            redis_conn_->ReadReply().value_or("<no reply>")};
-  }
-
-  std::unique_ptr<RawConnection> kv_, redis_conn_;
-};
+class InfoCommandDiffTest : public ConnectedBothServersTest<InfoCommandDiffTest> {};
 
 TEST_F(InfoCommandDiffTest, InfoSectionsAndFieldNamesMatchRedis) {
   // The same history on both: statistics reset, then commands that succeed, fail and are
