@@ -19,8 +19,8 @@ const char* FindBeforeNul(const char* s, size_t n, char c) {
 
 // A length line ("*3", "$16"): its '\r' (as FindBeforeNul finds it; nullptr if none) and the
 // number after the one-byte prefix, as ParseInt64 reads it. Nearly every line is a few digits
-// without a leading zero, read here in one pass; any other takes the general path, with the same
-// result.
+// without a leading zero, read here in one pass; any other (including a NUL prefix, which hides
+// the '\r' from Redis's strchr) takes the general path, with the same result.
 struct LengthLine {
   const char* cr = nullptr;
   std::optional<int64_t> value;
@@ -35,7 +35,10 @@ LengthLine ReadLengthLine(const char* start, size_t avail) {
     v = v * 10 + (*p - '0');
     ++p;
   }
-  if (p > digits && p < end && *p == '\r' && (*digits != '0' || p - digits == 1)) return {p, v};
+  if (p > digits && p < end && *p == '\r' && (*digits != '0' || p - digits == 1) &&
+      *start != '\0') {
+    return {p, v};
+  }
   LengthLine line;
   line.cr = FindBeforeNul(start, avail, '\r');
   if (line.cr != nullptr) line.value = ParseInt64(std::string_view(digits, line.cr - digits));

@@ -537,6 +537,11 @@ TEST(RespParserTest, NulBeforeBulkLineEndHidesIt) {
   // "expected '$', got '\0'"); it waits until the bulk count string is too big.
   EXPECT_EQ(FeedWhole(std::string("*1\r\n\0\r\n", 7)), Commands({}, 7));
   EXPECT_EQ(FeedByteByByte(std::string("*1\r\n\0\r\n", 7)), Commands({}, 7));
+  // Even when digits follow it, as in a length line.
+  EXPECT_EQ(FeedWhole(std::string("*1\r\n\0"
+                                  "4\r\nPING\r\n",
+                                  14)),
+            Commands({}, 14));
   const std::string s = std::string("*1\r\n\0\r\n", 7) + std::string(64 * 1024, '\r');
   EXPECT_EQ(FeedWhole(s), Error(kTooBigBulk));
   // NULs inside a bulk payload are ordinary data.
