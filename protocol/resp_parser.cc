@@ -45,7 +45,48 @@ LengthLine ReadLengthLine(const char* start, size_t avail) {
   return line;
 }
 
+// The fast path's length: plain digits (no sign, no leading zero, at most kMaxDigits) at `p`,
+// up to a '\r' with at least one byte after it. Returns that '\r', or nullptr for anything else.
+template <int kMaxDigits>
+inline const char* ReadPlainLength(const char* p, const char* end, int64_t* value) {
+  const char* digits = p;
+  int64_t v = 0;
+  while (p < end && static_cast<unsigned>(*p - '0') <= 9) {
+    if (p - digits == kMaxDigits) return nullptr;
+    v = v * 10 + (*p - '0');
+    ++p;
+  }
+  if (p == digits || end - p < 2 || *p != '\r' || (*digits == '0' && p - digits > 1)) {
+    return nullptr;
+  }
+  *value = v;
+  return p;
+}
+
 }  // namespace
+
+bool RespParser::ParseWhole(std::string_view in, size_t* consumed) {
+  if (limits_->unauthenticated) return false;
+  const char* end = in.data() + in.size();
+  int64_t count = 0;
+  const char* cr = ReadPlainLength<6>(in.data() + 1, end, &count);
+  if (cr == nullptr || count == 0) return false;
+  const char* p = cr + 2;
+  args_.clear();
+  for (int64_t i = 0; i < count; ++i) {
+    int64_t len = 0;
+    if (p == end || *p != '$') return false;
+    cr = ReadPlainLength<10>(p + 1, end, &len);
+    if (cr == nullptr || len > limits_->max_bulk_len) return false;
+    p = cr + 2;
+    // Like Redis, the two bytes after the payload are skipped without being checked.
+    if (end - p < len + 2) return false;
+    args_.emplace_back(p, static_cast<size_t>(len));
+    p += len + 2;
+  }
+  *consumed = static_cast<size_t>(p - in.data());
+  return true;
+}
 
 void RespParser::Reset() {
   in_multibulk_ = false;
@@ -78,6 +119,7 @@ RespParser::Status RespParser::Parse(std::string_view input, size_t* consumed) {
 }
 
 RespParser::Status RespParser::ParseMultibulk(std::string_view in, size_t* consumed) {
+  if (!in_multibulk_ && ParseWhole(in, consumed)) return Status::kCommand;
   if (!in_multibulk_) {
     // The count line. Like Redis, look for '\r' and require one more byte after it; the size
     // limit applies only while no '\r' has been seen at all.

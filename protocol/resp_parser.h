@@ -62,6 +62,10 @@ class RespParser {
 
  private:
   Status ParseMultibulk(std::string_view input, size_t* consumed);
+  // The usual case, a whole multibulk command of plain lengths, read in one pass straight into
+  // args_. False for anything else (incomplete, an error, unusual digits, pre-auth limits): the
+  // general path then reads the same bytes, with Redis's exact results.
+  bool ParseWhole(std::string_view input, size_t* consumed);
   Status ParseInline(std::string_view input, size_t* consumed);
   Status Fail(ProtocolError e) {
     error_ = e;

@@ -35,8 +35,13 @@ constexpr size_t kMaxPendingOutput = 16 * 1024 * 1024;
 constexpr size_t kUncountedOutput = 16 * 1024;
 // Each read asks for at least this much room, like Redis's PROTO_IOBUF_LEN.
 constexpr size_t kReadChunk = 16 * 1024;
-// Buffers that grew past this for one big request or reply are released once empty.
-constexpr size_t kKeepBufferCapacity = 64 * 1024;
+// Empty buffers up to this size are kept between batches: a client that pipelines needs them
+// again at once, and regrowing one for every batch costs copies and big allocations. Buffers
+// that grew past it for one big request or reply are released once empty.
+constexpr size_t kKeepBufferCapacity = 2 * kOutputHighWater;
+// A client idle this long gives its buffers back (the server's cron wakes it), as Redis's
+// clientsCronResizeQueryBuffer does after 2 seconds.
+constexpr int64_t kReleaseBuffersAfterMs = 2000;
 
 // error_code's == goes through its category; success, the common case, is tested first.
 bool WouldBlock(const boost::system::error_code& ec) {
@@ -124,6 +129,18 @@ void Connection::Close() {
 
 void Connection::Resume() { resume_.cancel(); }
 
+void Connection::ReleaseIdleBuffers(int64_t now_ms) {
+  if (closed_ || !idle_read_ || in_.capacity() + out_.capacity() == 0 ||
+      now_ms - last_interaction_ms_ < kReleaseBuffersAfterMs) {
+    return;
+  }
+  // The pending read points into in_: it is cancelled, and the loop frees the buffers.
+  release_buffers_ = true;
+  idle_read_ = false;
+  boost::system::error_code ignored;
+  socket_.cancel(ignored);
+}
+
 void Connection::SendMonitorLine(std::string_view line) {
   if (closed_ || close_asap_) return;
   out_.Append(line);
@@ -189,8 +206,9 @@ asio::awaitable<void> Connection::Serve() {
     }
     const bool draining = state_.close_after_reply || peer_closed_;
     if (draining && out_.empty()) co_return;
-    in_.ShrinkIfEmpty(kKeepBufferCapacity);
-    out_.ShrinkIfEmpty(kKeepBufferCapacity);
+    const size_t keep = std::exchange(release_buffers_, false) ? 0 : kKeepBufferCapacity;
+    in_.ShrinkIfEmpty(keep);
+    out_.ShrinkIfEmpty(keep);
 
     const bool want_read = !draining && !held_ && out_.size() < kMaxPendingOutput;
     ReadResult read = ReadResult::kNothing;
@@ -200,7 +218,7 @@ asio::awaitable<void> Connection::Serve() {
       idle_read_ = true;
       co_await socket_.async_wait(Socket::wait_read, asio::redirect_error(asio::use_awaitable, ec));
       if (closed_) co_return;
-      // Woken by a monitor line: write it first.
+      // Woken by a monitor line (write it first) or to release the buffers.
       if (std::exchange(idle_read_, false) || ec != asio::error::operation_aborted) {
         if (ec) co_return;
         read = ReadInput();
@@ -214,7 +232,7 @@ asio::awaitable<void> Connection::Serve() {
           asio::buffer(in_.data() + in_.size(), in_.WritableSize()),
           asio::redirect_error(asio::use_awaitable, ec));
       if (closed_) co_return;
-      // Woken by a monitor line: write it first.
+      // Woken by a monitor line (write it first) or to release the buffers.
       if (std::exchange(idle_read_, false) || ec != asio::error::operation_aborted) {
         read = TakeInput(n, ec);
       }

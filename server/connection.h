@@ -39,6 +39,9 @@ class Connection : public std::enable_shared_from_this<Connection>, public Monit
   // Wakes a connection whose command CLIENT PAUSE holds: it runs the command again (or is held
   // again if the pause still covers it).
   void Resume();
+  // From the server's cron: a client that has waited for input for a while gives back its
+  // buffers, so idle clients cost no buffer memory.
+  void ReleaseIdleBuffers(int64_t now_ms);
   // MONITOR: queues `line` like a reply and wakes the connection to write it; over
   // client-output-buffer-limit it closes the connection.
   void SendMonitorLine(std::string_view line) override;
@@ -102,8 +105,9 @@ class Connection : public std::enable_shared_from_this<Connection>, public Monit
   bool held_ = false;
   boost::asio::steady_timer resume_;
   // Waiting for input with no replies pending: a monitor line cancels the wait so that the line
-  // is written.
+  // is written, and ReleaseIdleBuffers so that the buffers are freed.
   bool idle_read_ = false;
+  bool release_buffers_ = false;
   // Close at once, dropping pending replies (Redis's CLIENT_CLOSE_ASAP).
   bool close_asap_ = false;
   // When the pending replies reached the soft output limit (seconds), 0 while below it.

@@ -5,6 +5,7 @@
 
 #include "server/auth.h"
 #include "server/errors.h"
+#include "server/strings.h"
 
 namespace kv {
 
@@ -76,7 +77,11 @@ bool Dispatcher::ReplyIsError(ReplyWriter& reply, size_t size_before) {
 
 Dispatcher::Outcome Dispatcher::Run(std::span<const std::string_view> args, ConnState& conn,
                                     ReplyWriter& reply, int64_t now_ms) {
-  const CommandSpec* spec = state_->registry->Find(args[0]);
+  // A connection mostly repeats its last command: the name compare spares the table lookup.
+  const CommandSpec* spec = conn.last_cmd;
+  if (spec == nullptr || !spec->parent.empty() || !EqualsIgnoreCase(args[0], spec->name)) {
+    spec = state_->registry->Find(args[0]);
+  }
   // As Redis's c->lastcmd: set before the command runs (so CLIENT LIST shows itself), null for
   // an unknown command or subcommand.
   conn.last_cmd = spec;

@@ -5,6 +5,7 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
 #include <memory>
 #include <optional>
@@ -225,6 +226,36 @@ TEST_F(ClientCommandsTest, AHeldClientCanBeKilled) {
   EXPECT_EQ(writer->ReadSome(10000), 0) << "closed";
   EXPECT_EQ(Call(*admin, {"CLIENT", "UNPAUSE"}), "+OK\r\n");
   EXPECT_EQ(Call(*admin, {"EXISTS", "pause:killed"}), ":0\r\n") << "the held SET never ran";
+}
+
+// A client keeps its buffers between batches (regrowing them for each would cost copies), and
+// gives them back once it has been idle for 2 seconds, woken by the server's cron.
+TEST_F(ClientCommandsTest, IdleClientsGiveBackTheirBuffers) {
+  auto admin = Connect();
+  auto client = Connect();
+  const std::string id_reply = Call(*client, {"CLIENT", "ID"});
+  const std::string id = id_reply.substr(1, id_reply.size() - 3);
+  const std::string value(300'000, 'x');
+  ASSERT_EQ(Call(*client, {"SET", "buffers:big", value}), "+OK\r\n");
+  const std::string reply = "$300000\r\n" + value + "\r\n";
+  ASSERT_EQ(Call(*client, {"GET", "buffers:big"}), reply);
+  // CLIENT LIST's fields for `client`, without the trailing event and command fields.
+  auto buffers = [&] {
+    const std::string line = Call(*admin, {"CLIENT", "LIST", "ID", id});
+    const size_t from = line.find(" qbuf=");
+    return line.substr(from, line.find(" obl=") - from);
+  };
+  const std::string busy = buffers();
+  EXPECT_EQ(busy.find(" rbs=0 "), std::string::npos) << busy;
+  EXPECT_EQ(busy.find(" qbuf-free=0 "), std::string::npos) << busy;
+  std::string idle;
+  for (int i = 0; i < 100 && (idle = buffers()).find(" qbuf-free=0 ") == std::string::npos; ++i) {
+    usleep(50'000);
+  }
+  EXPECT_NE(idle.find(" qbuf=0 qbuf-free=0 "), std::string::npos) << idle;
+  EXPECT_NE(idle.find(" rbs=0 "), std::string::npos) << idle;
+  // Woken without its buffers, the client is served as before.
+  EXPECT_EQ(Call(*client, {"GET", "buffers:big"}), reply);
 }
 
 }  // namespace

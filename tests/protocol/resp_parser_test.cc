@@ -301,6 +301,25 @@ TEST(RespParserTest, LargeNumberOfArgs) {
   ExpectForAllSplits(Multibulk(args), Commands({args}), 5);
 }
 
+// Whole commands at the edges of the one-pass path (ParseWhole): what it declines (a count of 7
+// digits, a length of 11, pre-auth limits) the general path reads, with the same result.
+TEST(RespParserTest, OnePassPathEdges) {
+  ExpectForAllSplits(Multibulk({""}) + Multibulk({"GET", ""}), Commands({{""}, {"GET", ""}}), 5);
+  Args many(1'000'000, "k");
+  many[0] = "DEL";
+  EXPECT_EQ(FeedWhole(Multibulk(many)), Commands({many}));
+  many.resize(999'999);
+  EXPECT_EQ(FeedWhole(Multibulk(many)), Commands({many}));
+  ParserLimits limits;
+  limits.max_bulk_len = 99'999'999'999;
+  EXPECT_EQ(FeedWhole("*1\r\n$10000000000\r\n", limits), Commands({}, 18));
+  EXPECT_EQ(FeedWhole("*1\r\n$9999999999\r\n", limits), Commands({}, 17));
+  limits.unauthenticated = true;
+  EXPECT_EQ(FeedWhole(Multibulk({"AUTH", "pw"}), limits), Commands({{"AUTH", "pw"}}));
+  EXPECT_EQ(FeedWhole(Multibulk({"x", "y"}) + "*11\r\n", limits),
+            Error("ERR Protocol error: unauthenticated multibulk length", {{"x", "y"}}));
+}
+
 TEST(RespParserTest, EmptyCommandsAreSkipped) {
   // protocol.tcl: "Handle an empty query", "Negative multibulk length".
   ExpectForAllSplits("\r\nPING\r\n", Commands({{"PING"}}));
