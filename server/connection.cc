@@ -286,7 +286,7 @@ Connection::ReadResult Connection::TakeInput(size_t n, const boost::system::erro
   in_.CommitWrite(n);
   ++st.stats.total_reads_processed;
   st.stats.total_net_input_bytes += n;
-  last_interaction_ms_ = st.clock->NowMs();
+  last_interaction_ms_ = st.clock->NowMsCoarse();
   if (in_.size() > static_cast<size_t>(st.config.client_query_buffer_limit)) {
     if (server_->log_) {
       server_->log_->warn("Closing client id={} that reached max query buffer length ({} bytes)",
@@ -344,7 +344,13 @@ bool Connection::ProcessInput() {
     // The arguments point into the input buffer: drop the command only after it ran.
     in_.Consume(consumed);
     UpdateParserLimits();
-    if (closed_ || CloseIfOverOutputLimit(now_ms, /*from_cron=*/false)) return false;
+    if (closed_) return false;
+    // The limits count nothing up to kUncountedOutput: the usual case skips the check.
+    if (out_.size() <= kUncountedOutput) {
+      soft_limit_since_s_ = 0;
+    } else if (CloseIfOverOutputLimit(now_ms, /*from_cron=*/false)) {
+      return false;
+    }
     if (state_.close_after_reply) return false;
     // After an injected delay, later commands wait too, so replies keep their order.
     if (out_.size() >= stop_at || delay_ms_ > 0) return !in_.empty();
@@ -429,7 +435,7 @@ bool Connection::WriteOutput() {
     st.stats.total_net_output_bytes += n;
     // As in Redis's writeToClient, output counts as interaction: a client slowly reading a large
     // reply is busy, not idle, and the timeout must not cut the reply off.
-    if (n > 0) last_interaction_ms_ = st.clock->NowMs();
+    if (n > 0) last_interaction_ms_ = st.clock->NowMsCoarse();
   }
   return true;
 }

@@ -13,12 +13,17 @@ class Clock {
   virtual int64_t NowMs() const = 0;
   // Unix microseconds (MONITOR's timestamps); a manual clock has whole milliseconds.
   virtual int64_t NowUs() const { return NowMs() * 1000; }
+  // NowMs to within a few milliseconds, for bookkeeping such as a client's idle time, where
+  // reading the clock is a noticeable part of a request's cost.
+  virtual int64_t NowMsCoarse() const { return NowMs(); }
 };
 
 class SystemClock final : public Clock {
  public:
   int64_t NowMs() const override;
   int64_t NowUs() const override;
+  // CLOCK_REALTIME_COARSE: the time of the last tick (1-4 ms), read without the TSC.
+  int64_t NowMsCoarse() const override;
 };
 
 // Thread-safe: a test may move it while a server reads it on its own thread.
