@@ -1,6 +1,5 @@
 #include "server/dispatcher.h"
 
-#include <chrono>
 #include <string>
 
 #include "server/auth.h"
@@ -127,11 +126,9 @@ Dispatcher::Outcome Dispatcher::Run(std::span<const std::string_view> args, Conn
   CommandContext ctx{args, reply, conn, *state_, now_ms};
   // One clock reading before and one after: the whole per-command cost of commandstats,
   // latencystats, SLOWLOG and LATENCY.
-  const auto start = std::chrono::steady_clock::now();
+  const uint64_t start = state_->command_clock.Ticks();
   spec->handler(ctx);
-  const auto elapsed = std::chrono::steady_clock::now() - start;
-  const auto ns =
-      static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(elapsed).count());
+  const uint64_t ns = state_->command_clock.Nanoseconds(state_->command_clock.Ticks() - start);
   ++state_->stats.total_commands_processed;
   stats.RecordCall(ns, ReplyIsError(reply, size_before));
   return {.ran = spec, .ns = ns};

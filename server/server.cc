@@ -416,6 +416,7 @@ asio::awaitable<void> Server::Cron() {
       last_input = state_.stats.total_net_input_bytes;
       last_output = state_.stats.total_net_output_bytes;
       last_sample = now;
+      state_.command_clock.Calibrate();
       state_.used_memory_peak = std::max(state_.used_memory_peak, UsedMemory());
     }
     // Redis's clientsCron: a client whose reading is paused runs no command, so its soft output

@@ -8,6 +8,7 @@
 #include "server/client_pause.h"
 #include "server/command_stats.h"
 #include "server/config.h"
+#include "server/duration_clock.h"
 #include "server/eviction.h"
 #include "server/fault_injector.h"
 #include "server/latency_monitor.h"
@@ -68,6 +69,8 @@ struct ServerState {
   // dispatcher); INFO errorstats.
   std::vector<CommandStats> command_stats;
   ErrorStats error_stats;
+  // Times each command for those statistics.
+  DurationClock command_clock;
   // SLOWLOG, LATENCY's events and the MONITOR connections (in the order they started), all fed
   // by the dispatcher after each command.
   SlowLog slowlog;
