@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <climits>
 #include <cstring>
-#include <optional>
 
 #include "protocol/inline_splitter.h"
 #include "protocol/number.h"
@@ -15,34 +14,6 @@ namespace {
 const char* FindBeforeNul(const char* s, size_t n, char c) {
   const char* p = static_cast<const char*>(std::memchr(s, c, n));
   return std::memchr(s, '\0', p ? static_cast<size_t>(p - s) : n) ? nullptr : p;
-}
-
-// A length line ("*3", "$16"): its '\r' (as FindBeforeNul finds it; nullptr if none) and the
-// number after the one-byte prefix, as ParseInt64 reads it. Nearly every line is a few digits
-// without a leading zero, read here in one pass; any other (including a NUL prefix, which hides
-// the '\r' from Redis's strchr) takes the general path, with the same result.
-struct LengthLine {
-  const char* cr = nullptr;
-  std::optional<int64_t> value;
-};
-
-LengthLine ReadLengthLine(const char* start, size_t avail) {
-  const char* digits = start + 1;
-  const char* end = start + avail;
-  const char* p = digits;
-  int64_t v = 0;
-  while (p < end && p - digits < 18 && static_cast<unsigned>(*p - '0') <= 9) {
-    v = v * 10 + (*p - '0');
-    ++p;
-  }
-  if (p > digits && p < end && *p == '\r' && (*digits != '0' || p - digits == 1) &&
-      *start != '\0') {
-    return {p, v};
-  }
-  LengthLine line;
-  line.cr = FindBeforeNul(start, avail, '\r');
-  if (line.cr != nullptr) line.value = ParseInt64(std::string_view(digits, line.cr - digits));
-  return line;
 }
 
 // The fast path's length: plain digits (no sign, no leading zero, at most kMaxDigits) at `p`,
@@ -123,13 +94,14 @@ RespParser::Status RespParser::ParseMultibulk(std::string_view in, size_t* consu
   if (!in_multibulk_) {
     // The count line. Like Redis, look for '\r' and require one more byte after it; the size
     // limit applies only while no '\r' has been seen at all.
-    const auto [cr, count] = ReadLengthLine(in.data(), in.size());
+    const char* cr = FindBeforeNul(in.data(), in.size(), '\r');
     if (cr == nullptr) {
       if (in.size() > limits_->max_inline_len) return Fail(ProtocolError::kTooBigMbulkCount);
       return Status::kNeedMore;
     }
     if (static_cast<size_t>(cr - in.data()) + 2 > in.size()) return Status::kNeedMore;
     const size_t line_len = cr - in.data();
+    auto count = ParseInt64(in.substr(1, line_len - 1));
     if (!count || *count > INT_MAX) return Fail(ProtocolError::kInvalidMultibulkLength);
     if (limits_->unauthenticated && *count > limits_->unauthenticated_max_args) {
       return Fail(ProtocolError::kUnauthenticatedMultibulkLength);
@@ -154,7 +126,7 @@ RespParser::Status RespParser::ParseMultibulk(std::string_view in, size_t* consu
       if (pos_ >= in.size()) return Status::kNeedMore;
       const char* start = in.data() + pos_;
       const size_t avail = in.size() - pos_;
-      const auto [cr, len] = ReadLengthLine(start, avail);
+      const char* cr = FindBeforeNul(start, avail, '\r');
       if (cr == nullptr) {
         if (avail > limits_->max_inline_len) return Fail(ProtocolError::kTooBigBulkCount);
         return Status::kNeedMore;
@@ -165,6 +137,7 @@ RespParser::Status RespParser::ParseMultibulk(std::string_view in, size_t* consu
         return Fail(ProtocolError::kExpectedDollar);
       }
       const size_t line_len = cr - start;
+      auto len = ParseInt64(std::string_view(start + 1, line_len - 1));
       if (!len || *len < 0 || *len > limits_->max_bulk_len) {
         return Fail(ProtocolError::kInvalidBulkLength);
       }

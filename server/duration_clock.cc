@@ -1,5 +1,6 @@
 #include "server/duration_clock.h"
 
+#include <chrono>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -11,9 +12,10 @@
 namespace kv {
 namespace {
 
-uint64_t SteadyNs(std::chrono::steady_clock::time_point t) {
-  return static_cast<uint64_t>(
-      std::chrono::duration_cast<std::chrono::nanoseconds>(t.time_since_epoch()).count());
+uint64_t SteadyNs() {
+  return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                   std::chrono::steady_clock::now().time_since_epoch())
+                                   .count());
 }
 
 #if defined(__x86_64__)
@@ -33,46 +35,59 @@ bool HasInvariantTsc() {
   return false;
 }
 
+// A counter reading and the steady_clock time at that moment, taken between two clock readings
+// close together, so that being descheduled in between cannot skew a rate.
+DurationClock::Reading ReadBoth() {
+  DurationClock::Reading r;
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    const uint64_t before = SteadyNs();
+    r.ticks = __rdtsc();
+    const uint64_t after = SteadyNs();
+    r.ns = before + (after - before) / 2;
+    if (after - before < 20'000) break;
+  }
+  return r;
+}
+
 // The counter's rate, measured once per process over a millisecond; 0 without a usable counter.
 double MeasureNsPerTick() {
   if (!HasInvariantTsc()) return 0;
-  const auto t0 = std::chrono::steady_clock::now();
-  const uint64_t c0 = __rdtsc();
-  auto t1 = t0;
-  while (t1 - t0 < std::chrono::milliseconds(1)) t1 = std::chrono::steady_clock::now();
-  const uint64_t c1 = __rdtsc();
-  if (c1 <= c0) return 0;
-  return static_cast<double>(SteadyNs(t1) - SteadyNs(t0)) / static_cast<double>(c1 - c0);
+  const DurationClock::Reading start = ReadBoth();
+  while (SteadyNs() - start.ns < 1'000'000) {
+  }
+  const DurationClock::Reading end = ReadBoth();
+  if (end.ticks <= start.ticks) return 0;
+  return static_cast<double>(end.ns - start.ns) / static_cast<double>(end.ticks - start.ticks);
 }
-#else
-double MeasureNsPerTick() { return 0; }
 #endif
 
 }  // namespace
 
 DurationClock::DurationClock() {
+#if defined(__x86_64__)
   static const double kNsPerTick = MeasureNsPerTick();
   use_tsc_ = kNsPerTick > 0;
   ns_per_tick_ = kNsPerTick;
-  start_time_ = std::chrono::steady_clock::now();
-  start_ticks_ = Ticks();
+  if (use_tsc_) start_ = ReadBoth();
+#endif
 }
 
 uint64_t DurationClock::Ticks() const {
 #if defined(__x86_64__)
   if (use_tsc_) return __rdtsc();
 #endif
-  return SteadyNs(std::chrono::steady_clock::now());
+  return SteadyNs();
 }
 
 void DurationClock::Calibrate() {
+#if defined(__x86_64__)
   if (!use_tsc_) return;
-  const auto now = std::chrono::steady_clock::now();
-  const uint64_t ticks = Ticks();
-  // Only over a long enough span for the clock readings' jitter not to matter.
-  if (now - start_time_ < std::chrono::milliseconds(100) || ticks <= start_ticks_) return;
-  ns_per_tick_ = static_cast<double>(SteadyNs(now) - SteadyNs(start_time_)) /
-                 static_cast<double>(ticks - start_ticks_);
+  const Reading now = ReadBoth();
+  // Only over a span long enough for the readings' own error not to matter.
+  if (now.ns - start_.ns < 100'000'000 || now.ticks <= start_.ticks) return;
+  ns_per_tick_ =
+      static_cast<double>(now.ns - start_.ns) / static_cast<double>(now.ticks - start_.ticks);
+#endif
 }
 
 }  // namespace kv

@@ -1,6 +1,5 @@
 #pragma once
 
-#include <chrono>
 #include <cstdint>
 
 namespace kv {
@@ -25,11 +24,16 @@ class DurationClock {
   void Calibrate();
   bool uses_tsc() const { return use_tsc_; }
 
+  // A counter reading and the steady_clock time it was taken at.
+  struct Reading {
+    uint64_t ticks = 0;
+    uint64_t ns = 0;
+  };
+
  private:
-  bool use_tsc_;
-  double ns_per_tick_;
-  uint64_t start_ticks_;
-  std::chrono::steady_clock::time_point start_time_;
+  bool use_tsc_ = false;
+  double ns_per_tick_ = 1;
+  Reading start_;  // when this clock was made: Calibrate measures the rate from here
 };
 
 }  // namespace kv
