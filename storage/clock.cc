@@ -3,23 +3,21 @@
 #include <time.h>
 
 namespace kv {
+namespace {
 
-int64_t SystemClock::NowMs() const {
+// `clock`'s time in units of 1 / `per_second` seconds.
+int64_t Now(clockid_t clock, int64_t per_second) {
   timespec ts;
-  clock_gettime(CLOCK_REALTIME, &ts);
-  return static_cast<int64_t>(ts.tv_sec) * 1000 + ts.tv_nsec / 1'000'000;
+  clock_gettime(clock, &ts);
+  return static_cast<int64_t>(ts.tv_sec) * per_second + ts.tv_nsec / (1'000'000'000 / per_second);
 }
 
-int64_t SystemClock::NowMsCoarse() const {
-  timespec ts;
-  clock_gettime(CLOCK_REALTIME_COARSE, &ts);
-  return static_cast<int64_t>(ts.tv_sec) * 1000 + ts.tv_nsec / 1'000'000;
-}
+}  // namespace
 
-int64_t SystemClock::NowUs() const {
-  timespec ts;
-  clock_gettime(CLOCK_REALTIME, &ts);
-  return static_cast<int64_t>(ts.tv_sec) * 1'000'000 + ts.tv_nsec / 1000;
-}
+int64_t SystemClock::NowMs() const { return Now(CLOCK_REALTIME, 1000); }
+
+int64_t SystemClock::NowMsCoarse() const { return Now(CLOCK_REALTIME_COARSE, 1000); }
+
+int64_t SystemClock::NowUs() const { return Now(CLOCK_REALTIME, 1'000'000); }
 
 }  // namespace kv
