@@ -68,6 +68,19 @@ std::optional<bool> ParseYesNo(std::string_view s) {
   return std::nullopt;
 }
 
+template <bool Config::*Field>
+std::optional<std::string> SetBool(Config& c, const Args& a) {
+  auto v = ParseYesNo(a[0]);
+  if (!v) return "argument must be 'yes' or 'no'";
+  c.*Field = *v;
+  return std::nullopt;
+}
+
+template <bool Config::*Field>
+std::string GetBool(const Config& c) {
+  return c.*Field ? "yes" : "no";
+}
+
 std::optional<std::string> SetLogLevel(Config& c, const Args& a) {
   std::string v = ToLower(a[0]);
   if (v != "debug" && v != "verbose" && v != "notice" && v != "warning") {
@@ -316,6 +329,41 @@ const std::vector<Directive>& Directives() {
        SetInt<&Config::slowlog_max_len, 0, LONG_MAX>},
       {"latency-monitor-threshold", true, false, 1, 1, GetInt<&Config::latency_monitor_threshold>,
        SetInt<&Config::latency_monitor_threshold, 0, LLONG_MAX>},
+      // The aggregate types' encodings; each `ziplist` name is an alias of the `listpack` one.
+      {"list-max-listpack-size", true, false, 1, 1, GetInt<&Config::list_max_listpack_size>,
+       SetInt<&Config::list_max_listpack_size, INT_MIN, INT_MAX>},
+      {"list-max-ziplist-size", true, false, 1, 1, GetInt<&Config::list_max_listpack_size>,
+       SetInt<&Config::list_max_listpack_size, INT_MIN, INT_MAX>},
+      {"list-compress-depth", true, false, 1, 1, GetInt<&Config::list_compress_depth>,
+       SetInt<&Config::list_compress_depth, 0, INT_MAX>},
+      {"hash-max-listpack-entries", true, false, 1, 1, GetInt<&Config::hash_max_listpack_entries>,
+       SetInt<&Config::hash_max_listpack_entries, 0, LONG_MAX>},
+      {"hash-max-ziplist-entries", true, false, 1, 1, GetInt<&Config::hash_max_listpack_entries>,
+       SetInt<&Config::hash_max_listpack_entries, 0, LONG_MAX>},
+      {"hash-max-listpack-value", true, false, 1, 1, GetInt<&Config::hash_max_listpack_value>,
+       SetMemory<&Config::hash_max_listpack_value, 0>},
+      {"hash-max-ziplist-value", true, false, 1, 1, GetInt<&Config::hash_max_listpack_value>,
+       SetMemory<&Config::hash_max_listpack_value, 0>},
+      {"set-max-intset-entries", true, false, 1, 1, GetInt<&Config::set_max_intset_entries>,
+       SetInt<&Config::set_max_intset_entries, 0, LONG_MAX>},
+      {"zset-max-listpack-entries", true, false, 1, 1, GetInt<&Config::zset_max_listpack_entries>,
+       SetInt<&Config::zset_max_listpack_entries, 0, LONG_MAX>},
+      {"zset-max-ziplist-entries", true, false, 1, 1, GetInt<&Config::zset_max_listpack_entries>,
+       SetInt<&Config::zset_max_listpack_entries, 0, LONG_MAX>},
+      {"zset-max-listpack-value", true, false, 1, 1, GetInt<&Config::zset_max_listpack_value>,
+       SetMemory<&Config::zset_max_listpack_value, 0>},
+      {"zset-max-ziplist-value", true, false, 1, 1, GetInt<&Config::zset_max_listpack_value>,
+       SetMemory<&Config::zset_max_listpack_value, 0>},
+      {"lazyfree-lazy-eviction", true, false, 1, 1, GetBool<&Config::lazyfree_lazy_eviction>,
+       SetBool<&Config::lazyfree_lazy_eviction>},
+      {"lazyfree-lazy-expire", true, false, 1, 1, GetBool<&Config::lazyfree_lazy_expire>,
+       SetBool<&Config::lazyfree_lazy_expire>},
+      {"lazyfree-lazy-server-del", true, false, 1, 1, GetBool<&Config::lazyfree_lazy_server_del>,
+       SetBool<&Config::lazyfree_lazy_server_del>},
+      {"lazyfree-lazy-user-del", true, false, 1, 1, GetBool<&Config::lazyfree_lazy_user_del>,
+       SetBool<&Config::lazyfree_lazy_user_del>},
+      {"lazyfree-lazy-user-flush", true, false, 1, 1, GetBool<&Config::lazyfree_lazy_user_flush>,
+       SetBool<&Config::lazyfree_lazy_user_flush>},
       {"port-file", false, false, 1, 1, GetString<&Config::port_file>,
        SetString<&Config::port_file>},
       {"enable-fault-injection", true, true, 1, 1,

@@ -96,6 +96,22 @@ struct Config {
   int64_t slowlog_max_len = 128;
   // LATENCY: commands that take at least this many milliseconds are events (0: none).
   int64_t latency_monitor_threshold = 0;
+  // The aggregate types' compact encodings (Redis's listpack and intset thresholds); the
+  // `*-ziplist-*` names are aliases.
+  int64_t list_max_listpack_size = -2;  // > 0: entries per node; -1..-5: 4, 8, 16, 32, 64 KB
+  int64_t list_compress_depth = 0;
+  int64_t hash_max_listpack_entries = 512;
+  int64_t hash_max_listpack_value = 64;
+  int64_t set_max_intset_entries = 512;
+  int64_t zset_max_listpack_entries = 128;
+  int64_t zset_max_listpack_value = 64;
+  // Lazy freeing: which deletions hand big values to the background freer, as Redis's
+  // lazyfree-lazy-* (UNLINK and the ASYNC flushes always do).
+  bool lazyfree_lazy_eviction = false;
+  bool lazyfree_lazy_expire = false;
+  bool lazyfree_lazy_server_del = false;
+  bool lazyfree_lazy_user_del = false;
+  bool lazyfree_lazy_user_flush = false;
   // kvserver's own: the file the binary writes its TCP port to once it accepts connections.
   std::string port_file;
   // kvserver's own: whether clients may arm faults with KVFAULT.
