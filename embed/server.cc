@@ -193,7 +193,10 @@ struct Server::Impl final : ClockListener {
   }
 
   void ClockMoved() override {
-    OnLoop([this] { server->state().dbs.ActiveExpireAll(server->state().clock->NowMs()); });
+    OnLoop([this] {
+      server->state().dbs.ActiveExpireAll(server->state().clock->NowMs());
+      server->ExpireBlockedClients();
+    });
   }
 
   std::optional<ManualClock> clock;

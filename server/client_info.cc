@@ -15,6 +15,7 @@ void AppendClientInfo(std::string& out, const ClientInfo& info, const ConnState&
   const bool self = &st == &caller;
   std::string flags;
   if (st.monitor) flags += 'O';
+  if (st.blocked) flags += 'b';
   if (st.close_after_reply) flags += 'c';
   if (info.unix_socket) flags += 'U';
   if (st.no_evict) flags += 'e';

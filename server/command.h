@@ -40,6 +40,9 @@ struct CommandContext {
   ConnState& conn;
   ServerState& server;
   int64_t now_ms;  // the command's time: one clock reading, used for every expiry decision
+  // Set when a blocked client's command runs again because this key got a value: the key to
+  // serve it from (Redis 7.0 serves a blocked client from the key that became ready).
+  const std::string* blocked_key = nullptr;
 
   // Counts `n` changes to the data, as Redis's `server.dirty += n`.
   void CountChanges(uint64_t n = 1) { server.dirty += n; }
@@ -47,6 +50,26 @@ struct CommandContext {
   // Shows argument `i` as "(redacted)" in SLOWLOG and MONITOR (Redis's
   // redactClientCommandArgument).
   void Redact(size_t i) { conn.redacted_args.push_back(static_cast<uint32_t>(i)); }
+
+  // Whether the command may block (BLPOP and friends act as their non-blocking forms where not).
+  bool CanBlock() const { return conn.block_sink != nullptr && !conn.deny_blocking; }
+  // Blocks the client on `keys` of its database until `deadline_ms` (0: forever), waiting for a
+  // value of `type`; the command replies nothing now, and runs again when a key is ready.
+  void Block(std::span<const std::string_view> keys, ValueType type, int64_t deadline_ms) {
+    server.blocking.Block(conn, *conn.last_cmd, args, conn.db_index, keys, type, deadline_ms);
+    if (server.blocking_deadlines_changed && deadline_ms != 0) server.blocking_deadlines_changed();
+  }
+  // Redis's signalKeyAsReady: `key` of the selected database got a value of type `type`, which
+  // clients may be waiting for. Every write that creates (or moves in) a list, sorted set or
+  // stream calls it.
+  void SignalKeyAsReady(std::string_view key, ValueType type) {
+    SignalKeyAsReady(conn.db_index, key, type);
+  }
+  void SignalKeyAsReady(size_t db, std::string_view key, ValueType type) {
+    if (type == ValueType::kList || type == ValueType::kZSet || type == ValueType::kStream) {
+      server.blocking.SignalKeyAsReady(db, key);
+    }
+  }
 
   // The selected database, with its access clock set to the command's time.
   Db& db() {

@@ -10,6 +10,7 @@ namespace kv {
 
 struct CommandSpec;
 class MonitorSink;
+class BlockedClientSink;
 
 // Per-connection state that commands may read or change. It lives with the connection, never in
 // storage: the selected database, the protocol version, the client's name.
@@ -48,6 +49,14 @@ struct ConnState {
   // the connection; null where there is nowhere to send them).
   bool monitor = false;
   MonitorSink* monitor_sink = nullptr;
+  // Waiting on keys (BLPOP and friends; CLIENT LIST's flag b): the connection runs no command
+  // until the BlockingController serves or releases it, and replies through block_sink (set by
+  // the connection; null where a client cannot block).
+  bool blocked = false;
+  BlockedClientSink* block_sink = nullptr;
+  // Set while commands may not block (inside EXEC, a script): blocking commands then act as
+  // their non-blocking forms, as Redis's CLIENT_DENY_BLOCKING.
+  bool deny_blocking = false;
   // Arguments of the running command that SLOWLOG and MONITOR show as "(redacted)" (passwords),
   // as Redis's redactClientCommandArgument; the dispatcher clears them after each command.
   std::vector<uint32_t> redacted_args;

@@ -81,6 +81,7 @@ Connection::Connection(Server* server, Socket socket, uint64_t id)
       resume_(socket_.get_executor(), boost::asio::steady_timer::time_point::max()) {
   state_.id = id;
   state_.monitor_sink = this;
+  state_.block_sink = this;
   // Redis's createClient: a client is born authenticated when no password is required.
   state_.authenticated = server->state_.config.requirepass.empty();
   UpdateParserLimits();
@@ -129,6 +130,13 @@ void Connection::Close() {
 
 void Connection::Resume() { resume_.cancel(); }
 
+ReplyWriter& Connection::BlockedReply() {
+  writer_.set_protocol(state_.protocol);
+  return writer_;
+}
+
+void Connection::Unblocked() { resume_.cancel(); }
+
 void Connection::ReleaseIdleBuffers(int64_t now_ms) {
   if (closed_ || !idle_read_ || in_.capacity() + out_.capacity() == 0 ||
       now_ms - last_interaction_ms_ < kReleaseBuffersAfterMs) {
@@ -151,8 +159,9 @@ void Connection::SendMonitorLine(std::string_view line) {
     idle_read_ = false;
     boost::system::error_code ignored;
     socket_.cancel(ignored);
-  } else if (held_) {
-    // Held by CLIENT PAUSE (its wait is for the pause): write what the socket takes now.
+  } else if (held_ || blocked_wait_) {
+    // Held by CLIENT PAUSE or blocked on keys (its wait is for that): write what the socket
+    // takes now.
     WriteOutput();
   }
 }
@@ -181,7 +190,8 @@ asio::awaitable<void> Connection::Serve() {
     // Run commands and write their replies until the input holds no complete command, or the
     // client has too many replies waiting.
     while (true) {
-      if (input_left && !state_.close_after_reply && out_.size() < kMaxPendingOutput) {
+      if (input_left && !state_.blocked && !state_.close_after_reply &&
+          out_.size() < kMaxPendingOutput) {
         input_left = ProcessInput();
         if (close_asap_) co_return;
       }
@@ -192,9 +202,37 @@ asio::awaitable<void> Connection::Serve() {
         if (closed_) co_return;
       }
       if (!out_.empty() && !WriteOutput()) co_return;
-      if (!input_left || held_ || state_.close_after_reply || out_.size() >= kMaxPendingOutput) {
+      if (!input_left || held_ || state_.blocked || state_.close_after_reply ||
+          out_.size() >= kMaxPendingOutput) {
         break;
       }
+    }
+    if (state_.blocked && out_.empty()) {
+      // Blocked on keys: nothing more runs until the command is served, times out or is
+      // unblocked, but the socket is still read, as Redis reads blocked clients, so that a client
+      // that goes away is forgotten at once.
+      blocked_wait_ = true;
+      auto [order, resume_ec, read_ec] =
+          co_await asio::experimental::make_parallel_group(
+              resume_.async_wait(asio::deferred),
+              socket_.async_wait(Socket::wait_read, asio::deferred))
+              .async_wait(asio::experimental::wait_for_one(), asio::use_awaitable);
+      blocked_wait_ = false;
+      if (closed_) co_return;
+      if (order[0] == 1) {
+        if (read_ec) co_return;
+        switch (ReadInput()) {
+          case ReadResult::kData:
+            input_left = true;
+            break;
+          case ReadResult::kNothing:
+            break;
+          case ReadResult::kEof:
+          case ReadResult::kFail:
+            co_return;
+        }
+      }
+      continue;
     }
     if (held_ && out_.empty()) {
       // Redis's blocked client: nothing more is read or run until the pause changes; the
@@ -343,6 +381,8 @@ bool Connection::ProcessInput() {
     }
     // The arguments point into the input buffer: drop the command only after it ran.
     in_.Consume(consumed);
+    // Blocked on keys (the controller keeps a copy of the command): no more commands run.
+    if (state_.blocked) return !in_.empty();
     UpdateParserLimits();
     if (closed_) return false;
     // The limits count nothing up to kUncountedOutput: the usual case skips the check.

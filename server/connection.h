@@ -11,6 +11,7 @@
 #include "protocol/io_buffer.h"
 #include "protocol/reply_writer.h"
 #include "protocol/resp_parser.h"
+#include "server/blocking.h"
 #include "server/client_registry.h"
 #include "server/conn_state.h"
 #include "server/monitor.h"
@@ -27,7 +28,9 @@ class Server;
 // kMaxPendingOutput bytes of replies wait does reading pause, so a client that never reads
 // cannot make the server buffer without bound; a client whose replies still pass its
 // client-output-buffer-limit (one command with a huge reply) is disconnected.
-class Connection : public std::enable_shared_from_this<Connection>, public MonitorSink {
+class Connection : public std::enable_shared_from_this<Connection>,
+                   public MonitorSink,
+                   public BlockedClientSink {
  public:
   using Socket = boost::asio::generic::stream_protocol::socket;
 
@@ -45,6 +48,10 @@ class Connection : public std::enable_shared_from_this<Connection>, public Monit
   // MONITOR: queues `line` like a reply and wakes the connection to write it; over
   // client-output-buffer-limit it closes the connection.
   void SendMonitorLine(std::string_view line) override;
+  // BlockedClientSink: a command blocked on keys replies through the connection's writer, then
+  // wakes the connection.
+  ReplyWriter& BlockedReply() override;
+  void Unblocked() override;
 
   const ConnState& state() const { return state_; }
   bool closed() const { return closed_; }
@@ -104,6 +111,9 @@ class Connection : public std::enable_shared_from_this<Connection>, public Monit
   // (which never expires by itself) until Resume() or Close() cancels the wait.
   bool held_ = false;
   boost::asio::steady_timer resume_;
+  // Blocked on keys with no replies pending: waiting on resume_ (cancelled by Unblocked()) and on
+  // the socket (to notice a client that goes away).
+  bool blocked_wait_ = false;
   // Waiting for input with no replies pending: a monitor line cancels the wait so that the line
   // is written, and ReleaseIdleBuffers so that the buffers are freed.
   bool idle_read_ = false;

@@ -37,6 +37,9 @@ bool Dispatcher::Dispatch(std::span<const std::string_view> args, ConnState& con
   // Redis's commandProcessed: a skip lasts for one command after CLIENT REPLY SKIP.
   conn.reply_skip = conn.reply_skip_next;
   conn.reply_skip_next = false;
+  // Redis's handleClientsBlockedOnKeys after each command: clients waiting on keys this command
+  // filled are served before anything else runs.
+  if (state_->blocking.has_ready_keys()) state_->blocking.ServeReadyKeys(*state_, now_ms);
   return true;
 }
 
@@ -48,7 +51,8 @@ void Dispatcher::LogCommand(const CommandSpec& spec, std::span<const std::string
     state_->latency_monitor.AddSample((spec.flags & kCmdFast) ? "fast-command" : "command",
                                       now_ms / 1000, static_cast<uint64_t>(us / 1000));
   }
-  if (config.slowlog_log_slower_than >= 0) {
+  // A command that blocked is logged once it is served (BlockingController::Finish).
+  if (config.slowlog_log_slower_than >= 0 && !conn.blocked) {
     state_->slowlog.Record(args, conn, now_ms / 1000, us, config.slowlog_log_slower_than,
                            static_cast<uint64_t>(config.slowlog_max_len));
   }

@@ -21,6 +21,51 @@ inline std::string_view StringEncoding(const Value& v) {
   return s.size() <= 44 ? "embstr" : "raw";
 }
 
+// Redis's name for a value's type (TYPE, SCAN ... TYPE).
+inline std::string_view TypeName(const Value& v) {
+  switch (v.type()) {
+    case ValueType::kString:
+      return "string";
+    case ValueType::kList:
+      return "list";
+    case ValueType::kSet:
+      return "set";
+    case ValueType::kZSet:
+      return "zset";
+    case ValueType::kHash:
+      return "hash";
+    case ValueType::kStream:
+      return "stream";
+  }
+  return "none";
+}
+
+// OBJECT ENCODING's name for any value.
+inline std::string_view EncodingName(const Value& v) {
+  if (v.is_string()) return StringEncoding(v);
+  switch (v.aggregate()->encoding()) {
+    case Encoding::kRaw:
+      return "raw";
+    case Encoding::kInt:
+      return "int";
+    case Encoding::kEmbStr:
+      return "embstr";
+    case Encoding::kHashTable:
+      return "hashtable";
+    case Encoding::kIntSet:
+      return "intset";
+    case Encoding::kListPack:
+      return "listpack";
+    case Encoding::kQuickList:
+      return "quicklist";
+    case Encoding::kSkipList:
+      return "skiplist";
+    case Encoding::kStream:
+      return "stream";
+  }
+  return "unknown";
+}
+
 // The reference count Redis reports (OBJECT REFCOUNT, DEBUG OBJECT). Integers 0..9999 are
 // Redis's shared objects, whose count is INT_MAX, unless a maxmemory with an LRU or LFU policy
 // needs each value's own access data (Redis decides when the value is made; kvserver when asked).
@@ -29,7 +74,7 @@ inline int64_t ObjectRefcount(const Config& config, const Value& v) {
   const bool own_access_data =
       config.maxmemory != 0 &&
       (IsLfuPolicy(p) || p == MaxmemoryPolicy::kVolatileLru || p == MaxmemoryPolicy::kAllkeysLru);
-  if (!own_access_data && !v.unshared() && StringEncoding(v) == "int") {
+  if (!own_access_data && v.is_string() && !v.unshared() && StringEncoding(v) == "int") {
     const int64_t n = *ParseInt64(v.str());
     if (n >= 0 && n < 10000) return INT_MAX;
   }

@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "protocol/number.h"
+#include "storage/value.h"
 
 namespace kv {
 namespace {
@@ -38,6 +39,16 @@ size_t RdbStringLength(std::string_view s) {
     if (compressed > 0) return 1 + LenBytes(compressed) + LenBytes(s.size()) + compressed;
   }
   return LenBytes(s.size()) + s.size();
+}
+
+size_t RdbValueLength(const Value& v) {
+  switch (v.type()) {
+    case ValueType::kString:
+      return RdbStringLength(v.str());
+    default:
+      // Each aggregate type adds its RDB encoding's length here as it lands.
+      return 0;
+  }
 }
 
 }  // namespace kv

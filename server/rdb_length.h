@@ -11,4 +11,9 @@ namespace kv {
 // length's encoding and its bytes.
 size_t RdbStringLength(std::string_view s);
 
+class Value;
+// The bytes Redis's RDB format takes for any value (rdbSavedObjectLen), DEBUG OBJECT's
+// serializedlength.
+size_t RdbValueLength(const Value& v);
+
 }  // namespace kv

@@ -89,6 +89,7 @@ Server::Server(Config config, std::shared_ptr<spdlog::logger> logger, const Cloc
   state_.request_shutdown = [this] { asio::post(io_, [this] { StopOnLoop(); }); };
   state_.config_changed = [this] { ApplyConfig(); };
   state_.pause_changed = [this] { OnPauseChanged(); };
+  state_.blocking_deadlines_changed = [this] { ArmBlockTimer(); };
   state_.clients = this;
   ApplyConfig();
 }
@@ -355,6 +356,10 @@ void Server::WarnCrossProtocol() {
 
 void Server::Forget(Connection* conn) {
   std::erase(held_, conn);
+  if (conn->state().blocked) {
+    state_.blocking.Remove(conn->state().id);
+    ArmBlockTimer();
+  }
   if (conn->state().monitor) std::erase(state_.monitors, &conn->state());
   connections_.erase(conn);
   state_.connected_clients = connections_.size();
@@ -378,6 +383,26 @@ void Server::OnPauseChanged() {
   pause_timer_.async_wait([this](const boost::system::error_code& ec) {
     if (!ec && !stopping_) OnPauseChanged();
   });
+}
+
+void Server::ArmBlockTimer() {
+  const int64_t next = state_.blocking.next_deadline_ms();
+  if (next == 0 || stopping_) {
+    block_timer_.cancel();
+    return;
+  }
+  // Redis times a client out once its deadline is in the past: 1 ms after it.
+  const int64_t wait_ms = std::max<int64_t>(0, next - state_.clock->NowMs() + 1);
+  block_timer_.expires_after(std::chrono::milliseconds(wait_ms));
+  block_timer_.async_wait([this](const boost::system::error_code& ec) {
+    if (ec || stopping_) return;
+    ExpireBlockedClients();
+  });
+}
+
+void Server::ExpireBlockedClients() {
+  state_.blocking.ExpireTimeouts(state_, state_.clock->NowMs());
+  ArmBlockTimer();
 }
 
 asio::awaitable<void> Server::Cron() {
@@ -458,6 +483,7 @@ void Server::StopOnLoop() {
   }
   cron_timer_.cancel();
   pause_timer_.cancel();
+  block_timer_.cancel();
   // Close() does not remove a connection from the set; its loop does that when it ends.
   std::vector<Connection*> all(connections_.begin(), connections_.end());
   for (Connection* c : all) c->Close();

@@ -55,6 +55,10 @@ class Server : public ClientRegistry {
   boost::asio::io_context& io_context() { return io_; }
   ServerState& state() { return state_; }
 
+  // Times out the clients blocked on keys whose deadline has passed (run by a timer; and by the
+  // embedding API after a manual clock moves). On the loop's thread only.
+  void ExpireBlockedClients();
+
   // ClientRegistry, for the CLIENT commands (on the loop's thread only).
   void ForEachClient(const std::function<void(const ClientInfo&)>& fn) const override;
   void KillClient(uint64_t id) override;
@@ -78,6 +82,8 @@ class Server : public ClientRegistry {
   // After CLIENT PAUSE/UNPAUSE and when a pause ends: wakes every held connection, oldest first,
   // and sets pause_timer_ for the end of the pause still in force.
   void OnPauseChanged();
+  // Sets block_timer_ for the earliest deadline of a client blocked on keys.
+  void ArmBlockTimer();
   // Redis's securityWarningCommand: a client sent POST or Host: (an HTTP request).
   void WarnCrossProtocol();
 
@@ -100,6 +106,7 @@ class Server : public ClientRegistry {
   absl::flat_hash_set<Connection*> connections_;
   std::vector<Connection*> held_;  // in the order CLIENT PAUSE held them
   boost::asio::steady_timer pause_timer_{io_};
+  boost::asio::steady_timer block_timer_{io_};
   uint64_t next_client_id_ = 1;
   bool stopping_ = false;
   std::thread thread_;

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "server/blocking.h"
 #include "server/client_pause.h"
 #include "server/command_stats.h"
 #include "server/config.h"
@@ -101,6 +102,10 @@ struct ServerState {
   // CLIENT PAUSE and UNPAUSE).
   ClientPause pause;
   std::function<void()> pause_changed;
+  // Clients blocked on keys (BLPOP and friends). The server re-arms its timeout timer when
+  // blocking_deadlines_changed is called (after a client blocks with a timeout).
+  BlockingController blocking;
+  std::function<void()> blocking_deadlines_changed;
   // Set by the server: called after CONFIG SET so that derived settings (parser limits, log
   // level) follow the new values.
   std::function<void()> config_changed;

@@ -115,8 +115,8 @@ class Db {
     size_t table_share = 0;  // its share of the hash tables' slots and control bytes
   };
   // What `key` takes, std::nullopt if it is not in the table (expired or not, as Redis's MEMORY
-  // USAGE looks the key up without expiring it).
-  std::optional<KeyMemory> MemoryOf(std::string_view key) const;
+  // USAGE looks the key up without expiring it). `samples` as Aggregate::AllocatedBytes.
+  std::optional<KeyMemory> MemoryOf(std::string_view key, size_t samples = 0) const;
   // The bytes of the tables themselves: slots and control bytes of every segment and the
   // directory, plus each entry's fixed header (main); the deadlines' table (expires).
   struct TableOverhead {

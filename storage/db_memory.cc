@@ -17,14 +17,14 @@ size_t TableBytes(const Table& t) {
 
 }  // namespace
 
-std::optional<Db::KeyMemory> Db::MemoryOf(std::string_view key) const {
+std::optional<Db::KeyMemory> Db::MemoryOf(std::string_view key, size_t samples) const {
   const size_t h = KeyHash{}(key);
   const Map& map = SegmentFor(h).map;
   auto it = map.find(PrehashedKey{key, h});
   if (it == map.end()) return std::nullopt;
   const Entry* e = it->get();
   KeyMemory m;
-  m.allocated = malloc_usable_size(const_cast<Entry*>(e)) + e->value().allocated();
+  m.allocated = malloc_usable_size(const_cast<Entry*>(e)) + e->value().allocated(samples);
   m.table_share = TableBytes(map) / map.size();
   if (!expires_.empty()) {
     auto d = expires_.find(key);

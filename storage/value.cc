@@ -50,10 +50,30 @@ size_t Value::EmbeddedCapacity() const {
 }
 
 void Value::ReleaseExternal() {
+  if (!is_string()) {
+    delete slot_aggregate();
+    set_type(ValueType::kString);
+    SetEmbeddedSize(0);
+    return;
+  }
   if (!external()) return;
   external_str().~CompactString();
   meta_ &= ~kExternal;
   SetEmbeddedSize(0);
+}
+
+void Value::SetAggregate(std::unique_ptr<Aggregate> a) {
+  ReleaseExternal();
+  meta_ &= ~(kInPlace | kUnshared);
+  set_type(a->type());
+  // The word every entry reserves after the key (see Entry::Make).
+  new (base() + SlotOffset(EmbeddedOffset())) Aggregate*(a.release());
+}
+
+size_t Value::allocated(size_t samples) const {
+  if (!is_string())
+    return slot_aggregate()->AllocatedBytes(samples) + malloc_usable_size(slot_aggregate());
+  return external() ? external_str().allocated() : 0;
 }
 
 void Value::Embed(std::string_view s) {
@@ -75,6 +95,7 @@ CompactString& Value::mutable_str() {
 }
 
 void Value::SetString(std::string_view s) {
+  if (!is_string()) ReleaseExternal();
   meta_ &= ~(kInPlace | kUnshared);
   if (external()) {
     const std::string_view old = external_str().view();
@@ -91,6 +112,7 @@ void Value::SetString(std::string_view s) {
 }
 
 void Value::Adopt(DetachedValue&& d) {
+  if (d.aggregate) return SetAggregate(std::move(d.aggregate));
   ReleaseExternal();
   meta_ &= ~(kInPlace | kUnshared);
   if (d.changed_in_place) meta_ |= kInPlace;
@@ -107,7 +129,11 @@ DetachedValue Value::Detach() {
   d.changed_in_place = changed_in_place();
   d.unshared = unshared();
   d.lru = lru();
-  if (external()) {
+  if (!is_string()) {
+    d.aggregate.reset(slot_aggregate());
+    set_type(ValueType::kString);
+    SetEmbeddedSize(0);
+  } else if (external()) {
     d.str = std::move(external_str());
     ReleaseExternal();
   } else {

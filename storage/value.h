@@ -2,28 +2,30 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string_view>
 
+#include "storage/aggregate.h"
 #include "storage/compact_string.h"
 
 namespace kv {
-
-enum class ValueType : uint8_t { kString };
 
 // A value outside the keyspace: what Db::Take hands over and Db::Put stores.
 struct DetachedValue {
   static constexpr uint32_t kFreshLru = UINT32_MAX;
 
   CompactString str;
+  // Set for a list, hash, set, ...: the value is this, and `str` is unused.
+  std::unique_ptr<Aggregate> aggregate;
   bool changed_in_place = false;
   bool unshared = false;
+  ValueType type() const { return aggregate ? aggregate->type() : ValueType::kString; }
   // The value's Redis `lru` field, kept across RENAME and MOVE as Redis moves the object itself;
   // kFreshLru for a new value, which Put stamps as just created.
   uint32_t lru = kFreshLru;
 };
 
-// A stored value. Only strings exist so far; other types arrive behind the same type tag.
-// Strings are binary-safe byte arrays.
+// A stored value: a binary-safe string, or an aggregate (list, hash, set, ...) behind the type tag.
 //
 // A value lives at the start of its key's Entry, in the same allocation, and is only ever handled
 // through a pointer or reference into the keyspace. It is an 8-byte header, Redis's robj squeezed
@@ -41,6 +43,8 @@ struct DetachedValue {
 // longer than 64 KiB, becomes external: a CompactString (one word, pointing at a block of its own)
 // in the first 8-byte-aligned word after the key, which every entry reserves room for. Keys of
 // 64 KiB or more use the wide layout: the sizes are 32 bits at offsets 8 and 12, the key at 16.
+//
+// An aggregate lives in a block of its own (see Aggregate), and its pointer in that same word.
 class Value {
  public:
   static constexpr size_t kMaxEmbedded = UINT16_MAX;
@@ -50,18 +54,31 @@ class Value {
   Value& operator=(const Value&) = delete;
 
   ValueType type() const { return static_cast<ValueType>((meta_ >> 24) & 0xf); }
+  bool is_string() const { return type() == ValueType::kString; }
+  // The string; only for a string value.
   std::string_view str() const {
     return external() ? external_str().view() : std::string_view(EmbeddedData(), EmbeddedSize());
   }
-  // Bytes of the string's own heap block, 0 when it is embedded: for memory accounting.
-  size_t allocated() const { return external() ? external_str().allocated() : 0; }
+  // The aggregate of a non-string value (nullptr for a string), and the same as its class T (which
+  // names its type as T::kType); the caller has checked the type.
+  Aggregate* aggregate() const { return is_string() ? nullptr : slot_aggregate(); }
+  template <typename T>
+  T& As() const {
+    return *static_cast<T*>(slot_aggregate());
+  }
+  // Makes the value `a`, releasing what it held (string or aggregate).
+  void SetAggregate(std::unique_ptr<Aggregate> a);
+  // Bytes of the value's own heap blocks (an external string's, or an aggregate's with `samples`
+  // as Aggregate::AllocatedBytes takes it), 0 for an embedded string: for memory accounting.
+  size_t allocated(size_t samples = 0) const;
   // For changes in place; the value then counts as Redis's "raw" encoding, and its string moves
   // to a block of its own (once) so that it can grow.
   CompactString& mutable_str();
   void SetString(std::string_view s);
   // Takes over `d`'s string and flags.
   void Adopt(DetachedValue&& d);
-  // Moves the string and flags out (copying an embedded string); the value is left empty.
+  // Moves the string or aggregate and the flags out (copying an embedded string); the value is
+  // left an empty string.
   DetachedValue Detach();
 
   // Whether the string was last changed in place rather than replaced.
@@ -109,7 +126,12 @@ class Value {
   // value's embedded bytes.
   void Embed(std::string_view s);
   void MakeExternal(CompactString&& s);
+  // Frees an external string or an aggregate; the value becomes an empty embedded string.
   void ReleaseExternal();
+  Aggregate* slot_aggregate() const {
+    return *reinterpret_cast<Aggregate* const*>(base() + SlotOffset(EmbeddedOffset()));
+  }
+  void set_type(ValueType t) { meta_ = (meta_ & ~(0xfu << 24)) | (static_cast<uint32_t>(t) << 24); }
 
   uint32_t meta_;
   uint16_t key_size_ = 0;  // narrow layout

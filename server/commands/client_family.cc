@@ -340,6 +340,27 @@ void ClientPauseCmd(CommandContext& ctx) {
   ctx.reply.Ok();
 }
 
+// CLIENT UNBLOCK id [TIMEOUT|ERROR]: ends another client's wait on keys as a timeout would, or
+// with Redis's UNBLOCKED error.
+void ClientUnblock(CommandContext& ctx) {
+  if (ctx.args.size() > 4) return ctx.reply.Error(SubcommandSyntaxError(ctx.args[1], "CLIENT"));
+  bool with_error = false;
+  if (ctx.args.size() == 4) {
+    if (EqualsIgnoreCase(ctx.args[3], "error")) {
+      with_error = true;
+    } else if (!EqualsIgnoreCase(ctx.args[3], "timeout")) {
+      return ctx.reply.Error("CLIENT UNBLOCK reason should be TIMEOUT or ERROR");
+    }
+  }
+  const auto id = ParseInt64(ctx.args[2]);
+  if (!id) return ctx.reply.Error(errors::kNotInteger);
+  const bool unblocked =
+      *id > 0 &&
+      ctx.server.blocking.Unblock(ctx.server, static_cast<uint64_t>(*id), with_error, ctx.now_ms);
+  if (unblocked && ctx.server.blocking_deadlines_changed) ctx.server.blocking_deadlines_changed();
+  ctx.reply.Integer(unblocked ? 1 : 0);
+}
+
 void ClientUnpause(CommandContext& ctx) {
   ctx.server.pause.Unpause();
   if (ctx.server.pause_changed) ctx.server.pause_changed();
@@ -381,6 +402,8 @@ void ClientHelp(CommandContext& ctx) {
       "    Control the replies sent to the current connection.",
       "SETNAME <name>",
       "    Assign the name <name> to the current connection.",
+      "UNBLOCK <clientid> [TIMEOUT|ERROR]",
+      "    Unblock the specified blocked client.",
       "SETINFO <option> <value>",
       "    Set client meta attr. Options are:",
       "    * LIB-NAME: the client lib name.",
@@ -444,6 +467,9 @@ void RegisterClientFamily(CommandRegistry& r) {
             "Sets information specific to the client or connection.", "7.2.0", kCat},
            {"setname", 3, kConn, 0, 0, 0, ClientSetName, "connection",
             "Set the current connection name", "2.6.9", kCat},
+           {"unblock", -3, kCmdAdmin | kConn, 0, 0, 0, ClientUnblock, "connection",
+            "Unblock a client blocked in a blocking command from a different connection", "5.0.0",
+            kAdminCat},
            {"unpause", 2, kCmdAdmin | kConn, 0, 0, 0, ClientUnpause, "connection",
             "Resume processing of clients that were paused", "6.2.0", kAdminCat},
        }});

@@ -57,8 +57,8 @@ void DebugObject(CommandContext& ctx) {
   if (v == nullptr) return ctx.reply.Error(errors::kNoSuchKey);
   ctx.reply.SimpleString(fmt::format(
       "Value at:{} refcount:{} encoding:{} serializedlength:{} lru:{} lru_seconds_idle:{}",
-      static_cast<const void*>(v), ObjectRefcount(ctx.server.config, *v), StringEncoding(*v),
-      RdbStringLength(v->str()), v->lru(), db.IdleSeconds(*v)));
+      static_cast<const void*>(v), ObjectRefcount(ctx.server.config, *v), EncodingName(*v),
+      RdbValueLength(*v), v->lru(), db.IdleSeconds(*v)));
 }
 
 void Debug(CommandContext& ctx) {

@@ -52,7 +52,7 @@ bool ValidDb(CommandContext& ctx, int index) {
   return index >= 0 && static_cast<size_t>(index) < ctx.server.dbs.count();
 }
 
-std::string_view TypeName(const Value* v) { return v == nullptr ? "none" : "string"; }
+std::string_view TypeName(const Value* v) { return v == nullptr ? "none" : kv::TypeName(*v); }
 
 void Keys(CommandContext& ctx) {
   const std::string_view pattern = ctx.args[1];
@@ -150,7 +150,9 @@ void RenameGeneric(CommandContext& ctx, bool nx) {
   DetachedValue value;
   int64_t expire_at = kNoExpiry;
   db.Take(from, ctx.now_ms, &value, &expire_at);
+  const ValueType type = value.type();
   db.Put(to, std::move(value), expire_at);
+  ctx.SignalKeyAsReady(to, type);
   ctx.CountChanges();
   nx ? ctx.reply.Integer(1) : ctx.reply.Ok();
 }
@@ -203,12 +205,21 @@ void Copy(CommandContext& ctx) {
   if (v == nullptr) return ctx.reply.Integer(0);
   // Redis duplicates the object: a new object (with fresh LRU data), and an integer copy is its own
   // object, never the shared one.
-  DetachedValue copy{CompactString(v->str()), v->changed_in_place(), true};
+  DetachedValue copy;
+  if (v->is_string()) {
+    copy.str.assign(v->str());
+    copy.changed_in_place = v->changed_in_place();
+    copy.unshared = true;
+  } else {
+    copy.aggregate = v->aggregate()->Clone();
+  }
+  const ValueType type = v->type();
   const int64_t expire_at = src.GetExpire(key);
   Db& dst = ctx.server.dbs.db(static_cast<size_t>(dst_index));
   dst.SetClock(ctx.now_ms);
   if (dst.Exists(new_key, ctx.now_ms) && !replace) return ctx.reply.Integer(0);
   dst.Put(new_key, std::move(copy), expire_at);
+  ctx.SignalKeyAsReady(static_cast<size_t>(dst_index), new_key, type);
   ctx.CountChanges();
   ctx.reply.Integer(1);
 }
@@ -227,7 +238,9 @@ void Move(CommandContext& ctx) {
   DetachedValue value;
   int64_t expire_at = kNoExpiry;
   src.Take(key, ctx.now_ms, &value, &expire_at);
+  const ValueType type = value.type();
   dst.Put(key, std::move(value), expire_at);
+  ctx.SignalKeyAsReady(static_cast<size_t>(dst_index), key, type);
   ctx.CountChanges();
   ctx.reply.Integer(1);
 }
@@ -238,6 +251,15 @@ void SwapDb(CommandContext& ctx) {
   if (!ParseIntArg(ctx, ctx.args[2], &b, "invalid second DB index")) return;
   if (!ValidDb(ctx, a) || !ValidDb(ctx, b)) return ctx.reply.Error(errors::kDbIndexOutOfRange);
   ctx.server.dbs.Swap(static_cast<size_t>(a), static_cast<size_t>(b));
+  // Redis's scanDatabaseForReadyKeys: clients of either database may find their keys now.
+  for (const int index : {a, b}) {
+    Db& db = ctx.server.dbs.db(static_cast<size_t>(index));
+    ctx.server.blocking.SignalDatabase(static_cast<size_t>(index), [&](std::string_view key) {
+      const Value* v = db.Peek(key, ctx.now_ms);
+      return v != nullptr && (v->type() == ValueType::kList || v->type() == ValueType::kZSet ||
+                              v->type() == ValueType::kStream);
+    });
+  }
   ctx.CountChanges();
   ctx.reply.Ok();
 }
@@ -245,7 +267,7 @@ void SwapDb(CommandContext& ctx) {
 void ObjectEncoding(CommandContext& ctx) {
   const Value* v = PeekForRead(ctx, ctx.args[2]);
   if (v == nullptr) return ctx.reply.Null();
-  ctx.reply.Bulk(StringEncoding(*v));
+  ctx.reply.Bulk(EncodingName(*v));
 }
 
 void ObjectRefCount(CommandContext& ctx) {

@@ -20,20 +20,23 @@ namespace kv {
 namespace {
 
 // MEMORY USAGE key [SAMPLES count]: the key's entry, its value's bytes, its deadline and its
-// share of the tables. SAMPLES is checked as Redis checks it (a string has nothing to sample).
+// share of the tables. SAMPLES as Redis's (default 5, 0 for all): how many elements of a big
+// aggregate are measured to estimate the rest.
 void MemoryUsage(CommandContext& ctx) {
+  size_t samples = 5;  // OBJ_COMPUTE_SIZE_DEF_SAMPLES
   for (size_t j = 3; j < ctx.args.size(); ++j) {
     if (OptionIs(ctx.args[j], "samples") && j + 1 < ctx.args.size()) {
-      auto samples = ParseInt64(ctx.args[j + 1]);
-      if (!samples) return ctx.reply.Error(errors::kNotInteger);
-      if (*samples < 0) return ctx.reply.Error(errors::kSyntax);
+      auto n = ParseInt64(ctx.args[j + 1]);
+      if (!n) return ctx.reply.Error(errors::kNotInteger);
+      if (*n < 0) return ctx.reply.Error(errors::kSyntax);
+      samples = static_cast<size_t>(*n);
       ++j;
     } else {
       return ctx.reply.Error(errors::kSyntax);
     }
   }
   // As Redis, the table is read directly: no expiry, no access time, no hit or miss.
-  auto m = ctx.db().MemoryOf(ctx.args[2]);
+  auto m = ctx.db().MemoryOf(ctx.args[2], samples);
   if (!m) return ctx.reply.Null();
   ctx.reply.Integer(static_cast<int64_t>(m->allocated + m->table_share));
 }

@@ -136,7 +136,24 @@ TEST(ConfigTextTest, EveryDirective) {
       "maxmemory-samples 10\n"
       "maxmemory-eviction-tenacity 20\n"
       "lfu-log-factor 5\n"
-      "lfu-decay-time 0\n";
+      "lfu-decay-time 0\n"
+      "list-max-listpack-size 10\n"
+      "list-max-ziplist-size -3\n"
+      "list-compress-depth 2\n"
+      "hash-max-listpack-entries 100\n"
+      "hash-max-ziplist-entries 128\n"
+      "hash-max-listpack-value 1kb\n"
+      "hash-max-ziplist-value 32\n"
+      "set-max-intset-entries 7\n"
+      "zset-max-listpack-entries 10\n"
+      "zset-max-ziplist-entries 20\n"
+      "zset-max-listpack-value 1k\n"
+      "zset-max-ziplist-value 30\n"
+      "lazyfree-lazy-eviction yes\n"
+      "lazyfree-lazy-expire yes\n"
+      "lazyfree-lazy-server-del yes\n"
+      "lazyfree-lazy-user-del yes\n"
+      "lazyfree-lazy-user-flush yes\n";
   ASSERT_EQ(Apply(text, &c), std::nullopt);
   EXPECT_EQ(c.port, 7000);
   EXPECT_EQ(c.bind, (std::vector<std::string>{"10.0.0.1", "::1"}));
@@ -174,8 +191,18 @@ TEST(ConfigTextTest, EveryDirective) {
   EXPECT_EQ(c.maxmemory_eviction_tenacity, 20);
   EXPECT_EQ(c.lfu_log_factor, 5);
   EXPECT_EQ(c.lfu_decay_time, 0);
+  // Each `ziplist` alias sets the same field as its `listpack` name (the later line wins).
+  EXPECT_EQ(c.list_max_listpack_size, -3);
+  EXPECT_EQ(c.list_compress_depth, 2);
+  EXPECT_EQ(c.hash_max_listpack_entries, 128);
+  EXPECT_EQ(c.hash_max_listpack_value, 32);
+  EXPECT_EQ(c.set_max_intset_entries, 7);
+  EXPECT_EQ(c.zset_max_listpack_entries, 20);
+  EXPECT_EQ(c.zset_max_listpack_value, 30);
+  EXPECT_TRUE(c.lazyfree_lazy_eviction && c.lazyfree_lazy_expire && c.lazyfree_lazy_server_del &&
+              c.lazyfree_lazy_user_del && c.lazyfree_lazy_user_flush);
   // Every directive in the table was exercised above.
-  EXPECT_EQ(Directives().size(), 34u);
+  EXPECT_EQ(Directives().size(), 51u);
 }
 
 TEST(ConfigTextTest, DirectiveGettersRenderValues) {

@@ -184,18 +184,20 @@ TEST_F(ServerFamilyTest, ConfigGetGlobs) {
   EXPECT_EQ(
       h.Run({"CONFIG", "GET", "t*"}),
       "*6\r\n" + Pair("tcp-backlog", "511") + Pair("tcp-keepalive", "300") + Pair("timeout", "0"));
-  EXPECT_EQ(h.Run({"CONFIG", "GET", "*max*"}),
-            "*14\r\n" + Pair("maxclients", "10000") + Pair("proto-max-bulk-len", "536870912") +
-                Pair("maxmemory", "0") + Pair("maxmemory-policy", "noeviction") +
-                Pair("maxmemory-samples", "5") + Pair("maxmemory-eviction-tenacity", "10") +
-                Pair("slowlog-max-len", "128"));
+  EXPECT_EQ(h.Run({"CONFIG", "GET", "maxm*"}),
+            "*8\r\n" + Pair("maxmemory", "0") + Pair("maxmemory-policy", "noeviction") +
+                Pair("maxmemory-samples", "5") + Pair("maxmemory-eviction-tenacity", "10"));
+  EXPECT_EQ(h.Run({"CONFIG", "GET", "hash-max-*"}),
+            "*8\r\n" + Pair("hash-max-listpack-entries", "512") +
+                Pair("hash-max-ziplist-entries", "512") + Pair("hash-max-listpack-value", "64") +
+                Pair("hash-max-ziplist-value", "64"));
   EXPECT_EQ(h.Run({"CONFIG", "GET", "?z"}), "*2\r\n" + Pair("hz", "10"));
   EXPECT_EQ(h.Run({"CONFIG", "GET", "[dp]*i[dz]*"}),
             "*4\r\n" + Pair("daemonize", "no") + Pair("pidfile", ""));
   // Globs match case-insensitively and keep the table's spelling.
   EXPECT_EQ(h.Run({"CONFIG", "GET", "TIME*"}), "*2\r\n" + Pair("timeout", "0"));
   const std::string all = h.Run({"CONFIG", "GET", "*"});
-  EXPECT_EQ(all.substr(0, 5), "*68\r\n") << "34 directives";
+  EXPECT_EQ(all.substr(0, 6), "*102\r\n") << "51 directives";
 }
 
 TEST_F(ServerFamilyTest, ConfigGetSeveralPatternsListEachMatchOnce) {

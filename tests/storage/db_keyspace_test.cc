@@ -85,10 +85,10 @@ TEST(DbKeyspaceTest, TakeAndPutCarryTheDeadline) {
   EXPECT_FALSE(db.Exists("a", kNow));
   EXPECT_EQ(db.expires_size(), 0u);
   db.SetString("b", "old", kNow + 5);
-  db.Put("b", v, kNoExpiry);
+  db.Put("b", DetachedValue{.str = v.str}, kNoExpiry);
   EXPECT_EQ(db.GetExpire("b"), kNoExpiry);
   EXPECT_EQ(db.Find("b", kNow)->str(), "1");
-  db.Put("c", v, at);
+  db.Put("c", std::move(v), at);
   EXPECT_EQ(db.GetExpire("c"), kNow + 1000);
 }
 

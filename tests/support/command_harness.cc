@@ -11,6 +11,7 @@ CommandHarness::CommandHarness(Config config)
   conn_.id = 1;
   conn_.addr = "127.0.0.1:40001";
   conn_.monitor_sink = this;
+  conn_.block_sink = this;
   conn_.created_ms = clock_.NowMs();
   clients_.Add(&conn_, "127.0.0.1:40001", "127.0.0.1:6379", 8);
   state_.clients = &clients_;
@@ -47,10 +48,57 @@ std::string CommandHarness::Run(const std::vector<std::string>& args) {
 }
 
 std::string CommandHarness::RunViews(std::span<const std::string_view> args) {
-  out_.Clear();
   writer_.set_protocol(conn_.protocol);
   held_ = !dispatcher_.Dispatch(args, conn_, writer_, clock_.NowMs());
-  return std::string(out_.view());
+  return TakeOutput();
+}
+
+std::string CommandHarness::TakeOutput() {
+  std::string out(out_.view());
+  out_.Clear();
+  return out;
+}
+
+ReplyWriter& CommandHarness::BlockedReply() {
+  writer_.set_protocol(conn_.protocol);
+  return writer_;
+}
+
+CommandHarness::Client::Client(CommandHarness* h, uint64_t id) : h_(h), writer_(&out_) {
+  conn_.id = id;
+  conn_.addr = "127.0.0.1:" + std::to_string(40000 + id);
+  conn_.block_sink = this;
+  conn_.created_ms = h->clock_.NowMs();
+}
+
+std::string CommandHarness::Client::Run(std::initializer_list<std::string_view> args) {
+  const std::vector<std::string_view> views(args);
+  writer_.set_protocol(conn_.protocol);
+  h_->dispatcher_.Dispatch(views, conn_, writer_, h_->clock_.NowMs());
+  return TakeOutput();
+}
+
+std::string CommandHarness::Client::TakeOutput() {
+  std::string out(out_.view());
+  out_.Clear();
+  return out;
+}
+
+ReplyWriter& CommandHarness::Client::BlockedReply() {
+  writer_.set_protocol(conn_.protocol);
+  return writer_;
+}
+
+CommandHarness::Client& CommandHarness::NewClient() {
+  others_.push_back(std::unique_ptr<Client>(new Client(this, others_.size() + 2)));
+  Client& c = *others_.back();
+  clients_.Add(&c.conn_, c.conn_.addr, "127.0.0.1:6379", static_cast<int>(8 + others_.size()));
+  return c;
+}
+
+void CommandHarness::AdvanceClock(int64_t ms) {
+  clock_.Advance(ms);
+  state_.blocking.ExpireTimeouts(state_, clock_.NowMs());
 }
 
 }  // namespace kv::test

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <initializer_list>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
@@ -8,6 +9,7 @@
 
 #include "protocol/io_buffer.h"
 #include "protocol/reply_writer.h"
+#include "server/blocking.h"
 #include "server/client_registry.h"
 #include "server/command_registry.h"
 #include "server/conn_state.h"
@@ -45,13 +47,43 @@ class FakeClients : public ClientRegistry {
 // and returns the exact RESP bytes each one replied. One harness is one client connection (from
 // 127.0.0.1:40001); after MONITOR its monitor lines follow the replies in what Run returns, as
 // they would on the wire.
-class CommandHarness : private MonitorSink {
+//
+// Blocking commands block as on a server: Run returns "" for a command that blocked, and its reply
+// comes once another client's command serves it (NewClient() makes other clients), a timeout
+// passes (AdvanceClock) or CLIENT UNBLOCK ends it; TakeOutput() collects it (so does the next
+// Run, before its own reply).
+class CommandHarness : private MonitorSink, private BlockedClientSink {
  public:
   explicit CommandHarness(Config config = {});
 
   std::string Run(std::initializer_list<std::string_view> args);
   std::string Run(const std::vector<std::string>& args);
   std::string RunViews(std::span<const std::string_view> args);
+  // Replies made since the last Run (a served blocking command's).
+  std::string TakeOutput();
+
+  // Another client of the same server (ids 2, 3, ...), running commands the same way.
+  class Client : private BlockedClientSink {
+   public:
+    std::string Run(std::initializer_list<std::string_view> args);
+    std::string TakeOutput();
+    ConnState& conn() { return conn_; }
+
+   private:
+    friend class CommandHarness;
+    Client(CommandHarness* h, uint64_t id);
+    ReplyWriter& BlockedReply() override;
+    void Unblocked() override {}
+
+    CommandHarness* h_;
+    ConnState conn_;
+    IoBuffer out_;
+    ReplyWriter writer_;
+  };
+  Client& NewClient();
+  // Moves the clock and times out the blocked clients whose deadline passed, as the server's
+  // timer would.
+  void AdvanceClock(int64_t ms);
 
   ManualClock& clock() { return clock_; }
   ConnState& conn() { return conn_; }
@@ -64,6 +96,8 @@ class CommandHarness : private MonitorSink {
 
  private:
   void SendMonitorLine(std::string_view line) override { out_.Append(line); }
+  ReplyWriter& BlockedReply() override;
+  void Unblocked() override {}
 
   ManualClock clock_;
   CommandRegistry registry_;
@@ -75,6 +109,7 @@ class CommandHarness : private MonitorSink {
   ReplyWriter writer_;
   bool shutdown_requested_ = false;
   bool held_ = false;
+  std::vector<std::unique_ptr<Client>> others_;
 };
 
 }  // namespace kv::test
