@@ -150,7 +150,9 @@ Evictor::Result Evictor::Perform(ServerState& state, int64_t now_ms) {
     // Deleting frees the key's own blocks; its table slot stays for the next key.
     freed += db.MemoryOf(victim.key)->allocated;
     // A key whose deadline has passed goes as expired rather than evicted.
-    if (db.Delete(victim.key, now_ms)) ++state.stats.evicted_keys;
+    if (db.Delete(victim.key, now_ms, state.config.lazyfree_lazy_eviction)) {
+      ++state.stats.evicted_keys;
+    }
     if (++evicted % 16 == 0 && std::chrono::steady_clock::now() - start > limit) {
       result = Result::kRunning;
       break;

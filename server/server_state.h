@@ -45,13 +45,14 @@ struct ServerState {
     ApplyStorageConfig();
   }
 
-  // Hands the directives storage follows (the LFU counters' settings) to every database; run
-  // after CONFIG SET.
+  // Hands the directives storage follows (the LFU counters' settings, lazy freeing) to every
+  // database; run after CONFIG SET.
   void ApplyStorageConfig() {
     for (size_t i = 0; i < dbs.count(); ++i) {
       dbs.db(i).SetLfu(IsLfuPolicy(config.maxmemory_policy), config.lfu_log_factor,
                        config.lfu_decay_time);
     }
+    dbs.SetLazyFree(config.lazyfree_lazy_expire, config.lazyfree_lazy_server_del);
   }
 
   Config config;

@@ -12,9 +12,15 @@ Db::Db() {
   dir_.push_back(segments_.back().get());
 }
 
-bool Db::EraseKey(std::string_view key) {
+bool Db::EraseKey(std::string_view key, bool lazy) {
   const size_t h = KeyHash{}(key);
-  if (SegmentFor(h).map.erase(PrehashedKey{key, h}) == 0) return false;
+  Map& map = SegmentFor(h).map;
+  auto it = map.find(PrehashedKey{key, h});
+  if (it == map.end()) return false;
+  if (lazy && freer_ != nullptr && !(*it)->is_string()) {
+    freer_->Free(std::move((*it)->Detach().aggregate));
+  }
+  map.erase(it);
   --size_;
   return true;
 }
@@ -26,7 +32,7 @@ bool Db::ExpireIfNeeded(std::string_view key, int64_t now_ms) {
   // deadline itself it still exists (with a TTL of 0).
   if (it == expires_.end() || it->second >= now_ms) return false;
   expires_.erase(it);
-  EraseKey(key);
+  EraseKey(key, lazy_expire_);
   ++expired_keys_;
   return true;
 }
@@ -104,6 +110,7 @@ void Db::SetString(std::string_view key, std::string_view value, int64_t expire_
   if (inserted) {
     InitLru(*v);
   } else {
+    ReleaseOverwritten(*v);
     v->SetString(value);
     // Redis's SET replaces the object, which keeps the old LFU data (dbOverwrite) or takes the
     // LRU clock.
@@ -133,6 +140,7 @@ void Db::Put(std::string_view key, DetachedValue value, int64_t expire_at_ms) {
   const std::string_view str = value.str.view();
   auto [v, inserted] = Insert(key, str.size() <= Value::kMaxEmbedded ? &str : nullptr);
   const uint32_t lru = value.lru;
+  if (!inserted) ReleaseOverwritten(*v);
   v->Adopt(std::move(value));
   if (lru == DetachedValue::kFreshLru) {
     InitLru(*v);
@@ -166,9 +174,9 @@ bool Db::Take(std::string_view key, int64_t now_ms, DetachedValue* value, int64_
   return true;
 }
 
-bool Db::Delete(std::string_view key, int64_t now_ms) {
+bool Db::Delete(std::string_view key, int64_t now_ms, bool lazy) {
   if (ExpireIfNeeded(key, now_ms)) return false;
-  if (!EraseKey(key)) return false;
+  if (!EraseKey(key, lazy)) return false;
   if (!expires_.empty()) expires_.erase(key);
   return true;
 }
@@ -214,7 +222,13 @@ std::optional<std::string> Db::RandomKey(int64_t now_ms) {
   return std::nullopt;
 }
 
-void Db::Clear() {
+void Db::Clear(bool async) {
+  if (async && freer_ != nullptr && size_ > 0) {
+    // The old tables go to the freer's thread whole; std::function needs a copyable job.
+    auto old = std::make_shared<std::pair<decltype(segments_), decltype(expires_)>>(
+        std::move(segments_), std::move(expires_));
+    freer_->FreeLater([old = std::move(old)]() mutable { old.reset(); }, size_);
+  }
   // Fresh containers release the memory, which clear() would keep.
   segments_.clear();
   std::vector<Segment*>().swap(dir_);
@@ -260,7 +274,7 @@ Db::ExpireCycleResult Db::ActiveExpire(int64_t now_ms, size_t max_checks) {
   }
   for (const std::string& key : doomed) {
     expires_.erase(key);
-    EraseKey(key);
+    EraseKey(key, lazy_expire_);
   }
   if (ttl_samples > 0) {
     const int64_t avg = ttl_sum / ttl_samples;

@@ -13,6 +13,7 @@
 #include "absl/functional/function_ref.h"
 #include "storage/entry.h"
 #include "storage/key_hash.h"
+#include "storage/lazy_free.h"
 #include "storage/value.h"
 
 namespace kv {
@@ -73,13 +74,15 @@ class Db {
                  bool keep_ttl = false);
   // Finds `key` or inserts an empty string there; `*inserted` tells which.
   Value& FindOrInsert(std::string_view key, int64_t now_ms, bool* inserted);
-  // Stores `value` at `key`, replacing any value, with deadline `expire_at_ms` (or none).
+  // Stores `value` at `key`, replacing any value, with deadline `expire_at_ms` (or none). This is
+  // the way to overwrite a key with a new aggregate (Redis's setKey).
   void Put(std::string_view key, DetachedValue value, int64_t expire_at_ms);
   // Removes a live `key` and hands over its value and deadline; false if it is not live.
   bool Take(std::string_view key, int64_t now_ms, DetachedValue* value, int64_t* expire_at_ms);
 
-  // Removes `key` if it is live; returns whether it was.
-  bool Delete(std::string_view key, int64_t now_ms);
+  // Removes `key` if it is live; returns whether it was. With `lazy`, a big value is freed by
+  // the lazy freer's thread (UNLINK, lazyfree-lazy-user-del, -lazy-eviction).
+  bool Delete(std::string_view key, int64_t now_ms, bool lazy = false);
 
   // The deadline of a live key, kNoExpiry if it has none. The key must exist.
   int64_t GetExpire(std::string_view key) const;
@@ -105,7 +108,17 @@ class Db {
   // The number of segments and the directory's depth, for tests.
   size_t segment_count() const { return segments_.size(); }
   int directory_depth() const { return depth_; }
-  void Clear();
+  // Removes every key. With `async`, the tables are freed by the lazy freer's thread (FLUSHDB
+  // ASYNC), which counts each key as an object.
+  void Clear(bool async = false);
+
+  // Lazy freeing (Redis's lazyfree-lazy-expire and -lazy-server-del): values deleted by expiry,
+  // or overwritten (SET, RENAME, a STORE over a key), go to `freer` when big.
+  void SetLazyFree(LazyFreer* freer, bool lazy_expire, bool lazy_server_del) {
+    freer_ = freer;
+    lazy_expire_ = lazy_expire;
+    lazy_server_del_ = lazy_server_del;
+  }
 
   // Memory accounting and eviction sampling (db_memory.cc), from the real allocation sizes
   // (malloc_usable_size) of the blocks this layout uses.
@@ -166,8 +179,15 @@ class Db {
   // the next insertion.
   std::pair<Value*, bool> Insert(std::string_view key, const std::string_view* str = nullptr);
   void Split(size_t hash);
-  // Removes `key` from the keys (not from the deadlines); returns whether it was there.
-  bool EraseKey(std::string_view key);
+  // Removes `key` from the keys (not from the deadlines); returns whether it was there. With
+  // `lazy`, a big value goes to the lazy freer.
+  bool EraseKey(std::string_view key, bool lazy);
+  // Before `v` is overwritten: with lazyfree-lazy-server-del, its big aggregate goes to the freer.
+  void ReleaseOverwritten(Value& v) {
+    if (lazy_server_del_ && freer_ != nullptr && !v.is_string()) {
+      freer_->Free(std::move(v.Detach().aggregate));
+    }
+  }
   // Redis's LRU_CLOCK() and LFUGetTimeInMinutes(), from the command's time.
   uint32_t LruClock() const { return clock_s_ & Value::kLruMax; }
   uint32_t LfuMinutes() const { return (clock_s_ / 60) & 0xffff; }
@@ -203,6 +223,9 @@ class Db {
   }
 
   absl::flat_hash_map<CompactString, int64_t, KeyHash, KeyEq> expires_;
+  LazyFreer* freer_ = nullptr;
+  bool lazy_expire_ = false;
+  bool lazy_server_del_ = false;
   std::string expire_cursor_;  // the volatile key the next active expiry step starts from
   std::string sample_cursor_;  // the volatile key the next volatile eviction sample starts from
   uint64_t expired_keys_ = 0;

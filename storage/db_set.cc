@@ -2,8 +2,8 @@
 
 namespace kv {
 
-void DbSet::FlushAll() {
-  for (Db& db : dbs_) db.Clear();
+void DbSet::FlushAll(bool async) {
+  for (Db& db : dbs_) db.Clear(async);
 }
 
 size_t DbSet::TotalKeys() const {

@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <memory>
 #include <utility>
 #include <vector>
 
@@ -12,13 +13,21 @@ namespace kv {
 // The numbered databases that SELECT chooses among (16 by default).
 class DbSet {
  public:
-  explicit DbSet(size_t count) : dbs_(count) {}
+  explicit DbSet(size_t count) : dbs_(count), freer_(std::make_unique<LazyFreer>()) {
+    SetLazyFree(false, false);
+  }
 
   size_t count() const { return dbs_.size(); }
   Db& db(size_t index) { return dbs_[index]; }
   const Db& db(size_t index) const { return dbs_[index]; }
 
-  void FlushAll();
+  // With `async`, the tables are freed by the lazy freer's thread (FLUSHALL ASYNC).
+  void FlushAll(bool async = false);
+  // The freer every database hands big values to, and whether expiry and overwrites use it.
+  LazyFreer& freer() { return *freer_; }
+  void SetLazyFree(bool lazy_expire, bool lazy_server_del) {
+    for (Db& db : dbs_) db.SetLazyFree(freer_.get(), lazy_expire, lazy_server_del);
+  }
   // SWAPDB: the contents of two databases trade places (connections keep their index).
   void Swap(size_t a, size_t b) { std::swap(dbs_[a], dbs_[b]); }
   size_t TotalKeys() const;
@@ -34,6 +43,8 @@ class DbSet {
 
  private:
   std::vector<Db> dbs_;
+  // Destroyed first: it finishes its jobs (which never touch dbs_) before the databases go.
+  std::unique_ptr<LazyFreer> freer_;
   size_t next_expire_db_ = 0;  // where the next active expire cycle starts
 };
 

@@ -14,8 +14,11 @@ namespace {
 
 void Del(CommandContext& ctx) {
   Db& db = ctx.db();
+  const bool lazy = ctx.server.config.lazyfree_lazy_user_del;
   int64_t deleted = 0;
-  for (size_t i = 1; i < ctx.args.size(); ++i) deleted += db.Delete(ctx.args[i], ctx.now_ms);
+  for (size_t i = 1; i < ctx.args.size(); ++i) {
+    deleted += db.Delete(ctx.args[i], ctx.now_ms, lazy);
+  }
   ctx.CountChanges(deleted);
   ctx.reply.Integer(deleted);
 }

@@ -163,7 +163,9 @@ void RenameNx(CommandContext& ctx) { RenameGeneric(ctx, true); }
 void Unlink(CommandContext& ctx) {
   Db& db = ctx.db();
   int64_t deleted = 0;
-  for (size_t i = 1; i < ctx.args.size(); ++i) deleted += db.Delete(ctx.args[i], ctx.now_ms);
+  for (size_t i = 1; i < ctx.args.size(); ++i) {
+    deleted += db.Delete(ctx.args[i], ctx.now_ms, /*lazy=*/true);
+  }
   ctx.CountChanges(deleted);
   ctx.reply.Integer(deleted);
 }

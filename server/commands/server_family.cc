@@ -20,10 +20,17 @@
 namespace kv {
 namespace {
 
-// FLUSHDB/FLUSHALL take an optional ASYNC or SYNC; both free memory at once here.
-bool ValidFlushArgs(CommandContext& ctx) {
-  if (ctx.args.size() == 1 ||
-      (ctx.args.size() == 2 && (OptionIs(ctx.args[1], "sync") || OptionIs(ctx.args[1], "async")))) {
+// FLUSHDB/FLUSHALL [ASYNC|SYNC], as Redis's getFlushCommandFlags: without either,
+// lazyfree-lazy-user-flush decides whether the tables are freed by the lazy freer's thread.
+bool ParseFlushArgs(CommandContext& ctx, bool* async) {
+  *async = ctx.server.config.lazyfree_lazy_user_flush;
+  if (ctx.args.size() == 1) return true;
+  if (ctx.args.size() == 2 && OptionIs(ctx.args[1], "sync")) {
+    *async = false;
+    return true;
+  }
+  if (ctx.args.size() == 2 && OptionIs(ctx.args[1], "async")) {
+    *async = true;
     return true;
   }
   ctx.reply.Error(errors::kSyntax);
@@ -31,16 +38,18 @@ bool ValidFlushArgs(CommandContext& ctx) {
 }
 
 void FlushDb(CommandContext& ctx) {
-  if (!ValidFlushArgs(ctx)) return;
+  bool async = false;
+  if (!ParseFlushArgs(ctx, &async)) return;
   ctx.CountChanges(ctx.db().size());  // every key removed, as Redis's emptyData counts them
-  ctx.db().Clear();
+  ctx.db().Clear(async);
   ctx.reply.Ok();
 }
 
 void FlushAll(CommandContext& ctx) {
-  if (!ValidFlushArgs(ctx)) return;
+  bool async = false;
+  if (!ParseFlushArgs(ctx, &async)) return;
   ctx.CountChanges(ctx.server.dbs.TotalKeys());
-  ctx.server.dbs.FlushAll();
+  ctx.server.dbs.FlushAll(async);
   ctx.reply.Ok();
 }
 
