@@ -9,6 +9,7 @@
 #include <new>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace kv {
 namespace {
@@ -648,8 +649,9 @@ void ListPack::AppendMany(std::span<const std::string_view> elements) {
   size_t add = 0;
   for (std::string_view s : elements) {
     if (!s.empty() && Overlaps(block_, old_bytes, s.data())) {
-      // Bytes of this block: one at a time, each copied before the block moves.
-      for (std::string_view t : elements) Append(t);
+      // Bytes of this block, which moves as it grows: copies first, then one at a time.
+      const std::vector<std::string> copies(elements.begin(), elements.end());
+      for (const std::string& c : copies) Append(c);
       return;
     }
     add += EntrySizeFor(s);
