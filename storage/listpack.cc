@@ -570,7 +570,7 @@ ListPack::Pos ListPack::Find(Pos pos, std::string_view s, uint32_t skip) const {
       uint32_t size;
       const ListPackValue v = Decode(p, &size);
       if (!v.is_int) {
-        if (v.str.size() == s.size() && std::memcmp(v.str.data(), s.data(), s.size()) == 0) {
+        if (v.str == s) {
           return static_cast<Pos>(p - block_);
         }
       } else {

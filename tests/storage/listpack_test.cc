@@ -429,6 +429,22 @@ TEST(ListPackTest, FindMatchesAStringEntryByItsBytes) {
   EXPECT_EQ(lp->Find(lp->First(), "010"), npos);
 }
 
+TEST(ListPackTest, DefaultStringViewsAreEmptyStrings) {
+  // std::string_view{} has a null data pointer: it must work as "" everywhere.
+  ListPack lp;
+  lp.Append(std::string_view{});
+  lp.Prepend(std::string_view{});
+  lp.Insert(lp.First(), std::string_view{}, ListPack::Where::kAfter);
+  lp.Replace(lp.Last(), std::string_view{});
+  const std::string_view none[] = {std::string_view{}, std::string_view{}};
+  lp.AppendMany(none);
+  EXPECT_EQ(lp.size(), 5u);
+  EXPECT_EQ(lp.Find(lp.First(), std::string_view{}), lp.First());
+  EXPECT_TRUE(lp.Equals(lp.Last(), std::string_view{}));
+  EXPECT_EQ(lp.view(), Of({"", "", "", "", ""}).view());
+  EXPECT_EQ(ListPack::EntrySizeFor(std::string_view{}), 2u);
+}
+
 TEST(ListPackTest, AppendManyEqualsAppends) {
   std::vector<std::string> elements;
   for (int i = 0; i < 200; ++i) {
