@@ -42,10 +42,17 @@ struct ListPackValue {
 // no '+', no spaces, not "-0", fits int64) is stored as that integer, exactly as Redis does, so the
 // bytes equal Redis's for the same operations.
 //
-// Elements are addressed by Pos, the byte offset of their entry in the block; positions stay
-// valid across mutations before them only as the mutation functions document. The object is one
-// pointer; an empty list pack points at a shared constant block and allocates nothing. The block
-// grows with realloc only when the allocator's usable size of it is exceeded.
+// Elements are addressed by Pos, the byte offset of their entry in the block. A mutation moves
+// the entries after the one it changes (and may move the block), so positions after it go stale;
+// each mutation returns the position to continue from. Reading never changes positions.
+//
+// The object is one pointer; an empty list pack points at a shared constant block and allocates
+// nothing. The block grows with realloc only past the allocator's usable size of it, and never
+// holds an allocation per element.
+//
+// Sizes: Redis's quicklist decides whether a node takes an element from the element's raw length
+// plus 8 (SIZE_ESTIMATE_OVERHEAD) against 8 KB (SIZE_SAFETY_LIMIT) or list-max-listpack-size,
+// not from EntrySizeFor; a list that splits its nodes as Redis does must use Redis's estimate.
 class ListPack {
  public:
   using Pos = uint32_t;
@@ -76,7 +83,9 @@ class ListPack {
   // As Validate(bytes, true), and calls `on_entry` with each element in order once it is known to
   // be well-formed; stops and fails when `on_entry` returns false (duplicate checks on load).
   static bool Validate(std::string_view bytes, absl::FunctionRef<bool(ListPackValue)> on_entry);
-  // A list pack holding a copy of `bytes`, or nullopt if Validate(bytes, deep) fails.
+  // A list pack holding a copy of `bytes`, or nullopt if Validate(bytes, deep) fails. Reads trust
+  // the block (no bounds checks on the hot paths), so bytes from outside (RDB, RESTORE) want the
+  // deep check: a shallow one lets a corrupt entry be read past the block.
   static std::optional<ListPack> FromBytes(std::string_view bytes, bool deep = true);
 
   // Elements. With the header's count saturated (65535 or more elements) this walks the block,
@@ -92,7 +101,8 @@ class ListPack {
   // Gives back the block's unused tail (lpShrinkToFit).
   void ShrinkToFit();
 
-  // Navigation; every function returns npos when there is no such element.
+  // Navigation; every function returns npos when there is no such element. A `pos` passed in
+  // must be an element's current position (not npos).
   Pos First() const { return block_[kHeaderSize] == kEnd ? npos : Pos{kHeaderSize}; }
   Pos Last() const;
   Pos Next(Pos pos) const;

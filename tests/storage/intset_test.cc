@@ -2,7 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <cstring>
+#include <memory>
 #include <random>
 #include <set>
 #include <string>
@@ -209,6 +212,45 @@ TEST(IntSetTest, ValidateAsRedisDoes) {
   EXPECT_EQ(Values(*wide), (std::vector<int64_t>{1, 2}));
   EXPECT_TRUE(IntSet::FromBytes(good).has_value());
   EXPECT_EQ(IntSet::FromBytes(good)->view(), good);
+}
+
+// Random damage to valid sets: validation reads only inside the block (an exact-size heap copy,
+// for the sanitizer build), and a set that passes the deep check works as a set.
+TEST(IntSetTest, DeepValidationGuardsEveryRead) {
+  std::mt19937 rng(5);
+  const std::string originals[] = {std::string(Of({1, 2, 300}).view()),
+                                   std::string(Of({-70000, 5, 70000}).view()),
+                                   std::string(Of({INT64_MIN, 0, INT64_MAX}).view())};
+  int passed = 0;
+  for (int round = 0; round < 20000; ++round) {
+    std::string bytes = originals[rng() % 3];
+    switch (rng() % 3) {
+      case 0:
+        bytes[rng() % bytes.size()] = static_cast<char>(rng());
+        break;
+      case 1:
+        bytes.resize(rng() % bytes.size());
+        break;
+      default:
+        bytes[rng() % bytes.size()] ^= static_cast<char>(1 << (rng() % 8));
+    }
+    const std::unique_ptr<char[]> exact(new char[bytes.size() + 1]);
+    std::memcpy(exact.get(), bytes.data(), bytes.size());
+    const std::string_view candidate(exact.get(), bytes.size());
+    IntSet::Validate(candidate, false);
+    auto set = IntSet::FromBytes(candidate);
+    if (!set) continue;
+    ++passed;
+    const std::vector<int64_t> values = Values(*set);
+    ASSERT_TRUE(std::is_sorted(values.begin(), values.end()));
+    for (int64_t v : values) ASSERT_TRUE(set->Contains(v));
+    int64_t absent = 0;
+    while (std::find(values.begin(), values.end(), absent) != values.end()) ++absent;
+    ASSERT_TRUE(set->Add(absent));
+    ASSERT_EQ(set->size(), values.size() + 1);
+    ASSERT_TRUE(IntSet::Validate(set->view(), true));
+  }
+  EXPECT_GT(passed, 100);
 }
 
 TEST(IntSetTest, CloneAndMove) {

@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstring>
 #include <limits>
+#include <memory>
 #include <random>
 #include <span>
 #include <string>
@@ -564,6 +566,61 @@ TEST(ListPackTest, ValidateRejectsCorruption) {
     cut[n - 1] = '\xff';
     EXPECT_FALSE(ListPack::Validate(cut, true)) << n;
   }
+}
+
+// Random damage to valid blocks (flipped bytes, patched lengths, truncations): the deep check
+// never reads outside the block (each candidate sits in a heap block of its exact size, so the
+// sanitizer build sees any stray read), and whatever passes it reads consistently both ways.
+TEST(ListPackTest, DeepValidationGuardsEveryRead) {
+  std::mt19937 rng(99);
+  const std::vector<ListPack> originals = [] {
+    std::vector<ListPack> v;
+    v.push_back(Of({"a", "1", "-300", Pattern(70), "70000", "", Pattern(5000), "-5000000000"}));
+    v.push_back(Of({Pattern(63), Pattern(64), "127", "128", "-4096"}));
+    v.push_back(Of({"x"}));
+    return v;
+  }();
+  int passed = 0;
+  for (int round = 0; round < 20000; ++round) {
+    std::string bytes(originals[rng() % originals.size()].view());
+    const int edits = 1 + static_cast<int>(rng() % 3);
+    for (int e = 0; e < edits; ++e) {
+      switch (rng() % 4) {
+        case 0:  // any byte anywhere
+          bytes[rng() % bytes.size()] = static_cast<char>(rng());
+          break;
+        case 1:  // an encoding-looking byte
+          bytes[6 + rng() % (bytes.size() - 6)] = static_cast<char>(0xe0 + rng() % 32);
+          break;
+        case 2:  // cut, keeping the header's total right
+          bytes.resize(ListPack::kEmptyBytes + rng() % (bytes.size() - 6));
+          bytes.back() = '\xff';
+          break;
+        default:  // a flipped bit
+          bytes[rng() % bytes.size()] ^= static_cast<char>(1 << (rng() % 8));
+      }
+    }
+    if (rng() % 2) {
+      for (int i = 0; i < 4; ++i) bytes[i] = static_cast<char>(bytes.size() >> (8 * i));
+    }
+    const std::unique_ptr<char[]> exact(new char[bytes.size()]);
+    std::memcpy(exact.get(), bytes.data(), bytes.size());
+    const std::string_view candidate(exact.get(), bytes.size());
+    ListPack::Validate(candidate, false);
+    if (!ListPack::Validate(candidate, true)) continue;
+    ++passed;
+    const auto lp = ListPack::FromBytes(candidate);
+    ASSERT_TRUE(lp.has_value());
+    const std::vector<std::string> forward = Forward(*lp);
+    ASSERT_EQ(forward.size(), lp->size());
+    ASSERT_EQ(Backward(*lp), forward);
+    if (!forward.empty()) {
+      const Pos found = lp->Find(lp->First(), forward.back());
+      ASSERT_NE(found, npos);
+      ASSERT_EQ(Str(lp->Get(found)), forward.back());
+    }
+  }
+  EXPECT_GT(passed, 100) << "some damage leaves a valid list pack (a changed value)";
 }
 
 TEST(ListPackTest, ValidateCallsBackWithEachEntry) {
