@@ -29,6 +29,12 @@ enum CommandFlag : uint32_t {
   kCmdNoAuth = 1 << 11,
   kCmdNoMulti = 1 << 12,
   kCmdAllowBusy = 1 << 13,
+  // Reported by COMMAND INFO as Redis does; nothing in kvserver acts on them yet.
+  kCmdSkipSlowlog = 1 << 14,
+  kCmdAsking = 1 << 15,
+  kCmdNoMandatoryKeys = 1 << 16,
+  kCmdNoAsyncLoading = 1 << 17,
+  kCmdMovableKeys = 1 << 18,  // the first/last/step key positions do not cover every key
 };
 
 // Everything a handler may touch: its arguments, the reply writer, the connection's state and the
