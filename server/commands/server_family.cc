@@ -292,7 +292,8 @@ void RegisterServerFamily(CommandRegistry& r) {
            {"resetstat", 2, kAdmin | kCmdLoading | kCmdStale, 0, 0, 0, ConfigResetStat, "server",
             "Reset the stats returned by INFO", "2.0.0", "@admin @slow @dangerous"},
            {"rewrite", 2, kAdmin | kCmdLoading | kCmdStale, 0, 0, 0, ConfigRewrite, "server",
-            "Overwrite the configuration file", "2.8.0", "@admin @slow @dangerous"},
+            "Rewrite the configuration file with the in memory configuration", "2.8.0",
+            "@admin @slow @dangerous"},
            {"help", 2, kCmdLoading | kCmdStale, 0, 0, 0, ConfigHelp, "server",
             "Show helpful text about the different subcommands", "5.0.0", "@slow"},
        }});
