@@ -1,7 +1,7 @@
-// Differential tests of INFO's shape and COMMAND INFO: the same commands go to kvserver and to
-// the real redis-server 7.0.15. INFO values differ by nature (memory, times, ids), so INFO is
-// compared by its section headers and the names of the fields in each section; COMMAND INFO is
-// compared byte for byte for every command and subcommand kvserver has.
+// Differential tests of INFO's shape: the same commands go to kvserver and to the real
+// redis-server 7.0.15. INFO values differ by nature (memory, times, ids), so INFO is compared by
+// its section headers and the names of the fields in each section. (COMMAND INFO and DOCS:
+// command_docs_test.cc.)
 
 #include <algorithm>
 #include <memory>
@@ -125,66 +125,6 @@ TEST_F(InfoCommandDiffTest, CommandStatsCountsMatchRedis) {
   EXPECT_EQ(counts(kv), counts(redis));
   const auto [kv_errors, redis_errors] = Both({"INFO", "errorstats"});
   EXPECT_EQ(kv_errors, redis_errors);
-}
-
-// The elements of the RESP array at the front of `reply`, each as its raw bytes.
-std::vector<std::string> Elements(std::string_view reply) {
-  std::vector<std::string> out;
-  const size_t header_end = reply.find("\r\n");
-  const long n = std::stol(std::string(reply.substr(1, header_end - 1)));
-  size_t pos = header_end + 2;
-  for (long i = 0; i < n; ++i) {
-    const auto len = FrameReply(reply.substr(pos));
-    if (!len || *len == 0) break;
-    out.emplace_back(reply.substr(pos, *len));
-    pos += *len;
-  }
-  return out;
-}
-
-// The text of a bulk (or simple) string reply.
-std::string StringOf(const std::string& reply) {
-  const size_t start = reply.find("\r\n") + 2;
-  return reply[0] == '+' ? reply.substr(1, reply.size() - 3)
-                         : reply.substr(start, reply.size() - start - 2);
-}
-
-// COMMAND INFO of every command kvserver has is Redis's, byte for byte, in RESP2 and RESP3. For
-// a container command (CLIENT, CONFIG, ...) kvserver has only some of the subcommands: the
-// container's own fields are compared without its subcommand list, and each subcommand kvserver
-// has on its own (COMMAND LIST names them).
-TEST_F(InfoCommandDiffTest, CommandInfoOfEveryCommandMatchesRedis) {
-  ASSERT_TRUE(kv_->Send(EncodeCommand({"COMMAND", "LIST"})));
-  std::vector<std::string> names;
-  for (const std::string& e : Elements(kv_->ReadReply().value_or("*0\r\n"))) {
-    names.push_back(StringOf(e));
-  }
-  ASSERT_GT(names.size(), 50u);
-  for (const std::string& name : names) {
-    // Redis 7.2's CLIENT SETINFO and NO-TOUCH are unknown to Redis 7.0; KVFAULT is kvserver's.
-    if (name == "client|setinfo" || name == "client|no-touch" || name.starts_with("kvfault")) {
-      continue;
-    }
-    for (const char* proto : {"2", "3"}) {
-      Both({"HELLO", proto});
-      const auto [kv, redis] = Both({"COMMAND", "INFO", name});
-      const std::vector<std::string> kv_info = Elements(Elements(kv).at(0));
-      const std::vector<std::string> redis_info = Elements(Elements(redis).at(0));
-      ASSERT_EQ(kv_info.size(), 10u) << name << " " << Escape(kv);
-      ASSERT_EQ(redis_info.size(), 10u) << name << " " << Escape(redis);
-      for (size_t i = 0; i < 9; ++i) {
-        EXPECT_EQ(Escape(kv_info[i]), Escape(redis_info[i]))
-            << name << " field " << i << " RESP" << proto;
-      }
-      // COMMAND LIST names the subcommands too: each is compared on its own.
-      EXPECT_EQ(Elements(kv_info[9]).empty(), Elements(redis_info[9]).empty()) << name;
-    }
-  }
-  Both({"HELLO", "2"});
-  for (const char* name : {"copy", "rename", "renamenx"}) {
-    const auto [kv, redis] = Both({"COMMAND", "GETKEYSANDFLAGS", name, "a", "b"});
-    EXPECT_EQ(kv, redis) << name;
-  }
 }
 
 }  // namespace

@@ -4,7 +4,6 @@
 // registration must say what Redis says. The registry is what kvserver does (the dispatcher acts on
 // its flags); this test is what keeps it Redis's.
 
-#include <map>
 #include <optional>
 #include <set>
 #include <span>
@@ -16,25 +15,11 @@
 #include "server/command_registry.h"
 #include "server/commands/command_docs.h"
 #include "tests/support/command_harness.h"
+#include "tests/support/kvserver_only_commands.h"
 #include "tests/support/resp_reply.h"
 
 namespace kv::test {
 namespace {
-
-// Registered commands Redis 7.0.15 does not have, and why kvserver has them.
-const std::map<std::string, std::string>& KvserverOnly() {
-  static const std::map<std::string, std::string> kOnly = {
-      {"kvfault", "kvserver's fault injection for tests (enable-fault-injection)"},
-      {"kvfault|error", "kvserver's fault injection"},
-      {"kvfault|delay", "kvserver's fault injection"},
-      {"kvfault|drop", "kvserver's fault injection"},
-      {"kvfault|clear", "kvserver's fault injection"},
-      {"kvfault|help", "kvserver's fault injection"},
-      {"client|setinfo", "Redis 7.2's, sent at connect by ioredis and node-redis"},
-      {"client|no-touch", "Redis 7.2's, answered so that clients asking for it work"},
-  };
-  return kOnly;
-}
 
 std::string Join(const RespReply& list) {
   std::string out;
@@ -61,11 +46,12 @@ TEST_F(CommandTableTest, RegistrationsAgreeWithRedis) {
     const std::string name = FullName(*spec);
     SCOPED_TRACE(name);
     const CommandDoc* doc = FindCommandDoc(name);
-    if (KvserverOnly().contains(name)) {
+    if (KvserverOnlyCommands().contains(name)) {
       EXPECT_EQ(doc, nullptr) << "Redis has it: take it off the kvserver-only list";
       continue;
     }
-    ASSERT_NE(doc, nullptr) << "not a Redis 7.0.15 command: list it in KvserverOnly with a reason";
+    ASSERT_NE(doc, nullptr)
+        << "not a Redis 7.0.15 command: list it in KvserverOnlyCommands with a reason";
     // What COMMAND INFO shows is the registry's; compare that with Redis's table.
     const std::optional<RespReply> reply = ParseReply(h.Run({"COMMAND", "INFO", name}));
     ASSERT_TRUE(reply && reply->elements.size() == 1);
@@ -86,7 +72,7 @@ TEST_F(CommandTableTest, RegistrationsAgreeWithRedis) {
 
 TEST_F(CommandTableTest, ContainersAreRegisteredAsContainers) {
   for (const CommandSpec* spec : AllRegistered()) {
-    if (!spec->parent.empty() || KvserverOnly().contains(std::string(spec->name))) continue;
+    if (!spec->parent.empty() || KvserverOnlyCommands().contains(std::string(spec->name))) continue;
     const std::string prefix = std::string(spec->name) + "|";
     bool redis_container = false;
     for (const CommandDoc& doc : AllCommandDocs()) {
@@ -104,7 +90,9 @@ TEST_F(CommandTableTest, GeneratedTableIsSortedAndComplete) {
   std::set<std::string_view> names;
   for (size_t i = 0; i < docs.size(); ++i) {
     SCOPED_TRACE(docs[i].name);
-    if (i > 0) EXPECT_LT(docs[i - 1].name, docs[i].name);
+    if (i > 0) {
+      EXPECT_LT(docs[i - 1].name, docs[i].name);
+    }
     names.insert(docs[i].name);
     EXPECT_EQ(FindCommandDoc(docs[i].name), &docs[i]);
     const size_t bar = docs[i].name.find('|');
