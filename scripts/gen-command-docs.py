@@ -114,6 +114,17 @@ def optional(desc, field):
     return value if value else ""
 
 
+def as_c_reads_it(text, where):
+    """`text` as Redis has it: its generator writes strings into C between quotes unescaped, so
+    MIGRATE's token `""` is two empty literals, an empty token."""
+    if '"' not in text:
+        return text
+    pieces = ('"' + text + '"').split('"')  # odd pieces are inside literals
+    if any(p.strip() for p in pieces[0::2]):
+        fail("%s: %s is not a C string literal" % (where, text))
+    return "".join(pieces[1::2])
+
+
 def identifier(text):
     """CamelCase C++ identifier part for a command or argument name."""
     parts = "".join(c if c.isalnum() else " " for c in text).split()
@@ -151,10 +162,12 @@ class Generator:
             sub = "kNoArgs"
             if arg_type in ("oneof", "block"):
                 sub = self.args(arg["arguments"], base + identifier(arg["name"]), where)
-            token = optional(arg, "token").upper()
+            token = "kNoToken"
+            if "token" in arg:
+                token = cpp_string(as_c_reads_it(arg["token"].upper(), where))
             entries.append("{%s, %s, %d, %s, %s, %s, %s, %s, %s}" % (
                 cpp_string(arg["name"].lower()), cpp_string(arg_type),
-                arg.get("key_spec_index", -1), cpp_string(token),
+                arg.get("key_spec_index", -1), token,
                 cpp_string(optional(arg, "summary")), cpp_string(optional(arg, "since")),
                 cpp_string(optional(arg, "deprecated_since")), cpp_string(" ".join(flags)), sub))
         name = self.array_name(base + "Args")
@@ -327,7 +340,7 @@ def generate(commands, redis_dir):
         "// (BSD-licensed); do not edit. To regenerate, from the repository's root:",
         "//   scripts/gen-command-docs.py /path/to/redis-%s" % version,
         "// Included by server/commands/command_docs.cc; the types are in command_docs.h, the empty",
-        "// lists (kNoArgs, kNoKeySpecs, kNoHistory) in command_docs.cc.",
+        "// lists (kNoArgs, kNoKeySpecs, kNoHistory) and kNoToken in command_docs.cc.",
         "",
     ]
     body = gen.lines + ["", "constexpr CommandDoc kCommandDocs[] = {%s};" % ", ".join(rows)]

@@ -9,6 +9,7 @@ namespace {
 constexpr std::span<const ArgDoc> kNoArgs;
 constexpr std::span<const KeySpecDoc> kNoKeySpecs;
 constexpr std::span<const HistoryDoc> kNoHistory;
+constexpr std::string_view kNoToken;
 
 #include "server/commands/command_docs.inc"
 

@@ -16,7 +16,7 @@ struct ArgDoc {
   std::string_view
       type;            // string, integer, double, key, pattern, unix-time, pure-token, oneof, block
   int key_spec_index;  // -1: not a key
-  std::string_view token;
+  std::string_view token;  // null data() when there is none (MIGRATE's empty_string has "")
   std::string_view summary;
   std::string_view since;
   std::string_view deprecated_since;

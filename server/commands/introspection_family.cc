@@ -159,12 +159,10 @@ void ReplyDocArgs(ReplyWriter& r, std::span<const ArgDoc> args) {
   r.ArrayHeader(args.size());
   for (const ArgDoc& arg : args) {
     const bool nested = arg.type == "oneof" || arg.type == "block";
+    const bool token = arg.token.data() != nullptr;
     const std::pair<std::string_view, std::string_view> strings[] = {
-        {"token", arg.token},
-        {"summary", arg.summary},
-        {"since", arg.since},
-        {"deprecated_since", arg.deprecated_since}};
-    size_t fields = 2 + (arg.key_spec_index >= 0) + !arg.flags.empty() + nested;
+        {"summary", arg.summary}, {"since", arg.since}, {"deprecated_since", arg.deprecated_since}};
+    size_t fields = 2 + (arg.key_spec_index >= 0) + token + !arg.flags.empty() + nested;
     for (auto [name, value] : strings) fields += !value.empty();
     r.MapHeader(fields);
     r.Bulk("name");
@@ -174,6 +172,10 @@ void ReplyDocArgs(ReplyWriter& r, std::span<const ArgDoc> args) {
     if (arg.key_spec_index >= 0) {
       r.Bulk("key_spec_index");
       r.Integer(arg.key_spec_index);
+    }
+    if (token) {
+      r.Bulk("token");
+      r.Bulk(arg.token);
     }
     for (auto [name, value] : strings) {
       if (value.empty()) continue;
@@ -194,11 +196,14 @@ void ReplyDocArgs(ReplyWriter& r, std::span<const ArgDoc> args) {
 // Redis's addReplyCommandDocs; a command Redis lacks gets the registry's summary, since and group.
 void ReplyCommandDocs(CommandContext& ctx, const CommandSpec& spec) {
   ReplyWriter& r = ctx.reply;
-  const CommandDoc* found = DocOf(spec);
-  const CommandDoc doc =
-      found != nullptr
-          ? *found
-          : CommandDoc{.summary = spec.summary, .since = spec.since, .group = spec.group};
+  CommandDoc doc = {};
+  if (const CommandDoc* found = DocOf(spec)) {
+    doc = *found;
+  } else {
+    doc.summary = spec.summary;
+    doc.since = spec.since;
+    doc.group = spec.group;
+  }
   const std::pair<std::string_view, std::string_view> strings[] = {{"summary", doc.summary},
                                                                    {"since", doc.since},
                                                                    {"group", doc.group},
@@ -463,7 +468,8 @@ std::string_view VariableKeyFlags(const CommandSpec& spec, std::span<const std::
 }
 
 // COMMAND GETKEYS / GETKEYSANDFLAGS <command> [args...]: the keys a command line would touch,
-// found by the command's key specifications.
+// found by the command's key specifications. Where those cannot find them Redis falls back on a
+// command's own key finder: SORT, SORT_RO and MIGRATE will need theirs here (sortGetKeys, ...).
 void GetKeys(CommandContext& ctx, bool with_flags) {
   const auto cmd_args = ctx.args.subspan(2);
   const CommandSpec* spec = ctx.server.registry->Find(cmd_args[0]);

@@ -333,6 +333,23 @@ TEST_F(IntrospectionTest, CommandDocsNestedArgumentsInResp3) {
       "KEEPTTL\r\n$5\r\nsince\r\n$5\r\n6.0.0\r\n");
 }
 
+// A command Redis does not have (KVFAULT is kvserver's) is documented by its registration: no
+// complexity, arguments, tips or key specifications.
+TEST_F(IntrospectionTest, KvserverOnlyCommandsAreDocumentedByTheirRegistration) {
+  const CommandSpec* spec = CommandRegistry::FindSubcommand(*registry().Find("kvfault"), "clear");
+  ASSERT_NE(spec, nullptr);
+  EXPECT_EQ(h.Run({"COMMAND", "DOCS", "kvfault|clear"}),
+            "*2\r\n" + Bulk("kvfault|clear") + "*6\r\n" + Bulk("summary") + Bulk(spec->summary) +
+                Bulk("since") + Bulk(spec->since) + Bulk("group") + Bulk(spec->group));
+  const Reply info = ParseAll(h.Run({"COMMAND", "INFO", "kvfault|clear"}));
+  ASSERT_EQ(info.elems.size(), 1u);
+  ASSERT_EQ(info.elems[0].elems.size(), 10u);
+  EXPECT_TRUE(info.elems[0].elems[7].elems.empty()) << "tips";
+  EXPECT_TRUE(info.elems[0].elems[8].elems.empty()) << "key specifications";
+  EXPECT_EQ(h.Run({"COMMAND", "GETKEYS", "kvfault", "clear"}),
+            Err("The command has no key arguments"));
+}
+
 TEST_F(IntrospectionTest, CommandDocsSkipsUnknownAndRepeats) {
   const Reply docs = ParseAll(h.Run({"COMMAND", "DOCS", "get", "nosuch", "GET"}));
   ASSERT_EQ(docs.elems.size(), 4u);
