@@ -137,6 +137,9 @@ std::string Session(int port, std::string* failures) {
   expect(cli.ReadUntil(prompt.substr(1)), prompt.substr(1));
   expect(cli.Type("set greeting hello\r", prompt), "OK\n");
   expect(cli.Type("get greeting\r", prompt), "\"hello\"\n");
+  // BITCOUNT's hint nests COMMAND DOCS' arguments: a block holding a oneof of tokens.
+  expect(cli.Type("bitcount ", "[BYTE|BIT]]"), "key [start end [BYTE|BIT]]");
+  expect(cli.Type("greeting\r", prompt), "(integer) 21\n");
   expect(cli.Type("incr greeting\r", prompt),
          "(error) ERR value is not an integer or out of range\n");
   expect(cli.Type("incr counter\r", prompt), "(integer) 1\n");
@@ -199,8 +202,8 @@ TEST(RedisCliInteractive, SameScreenAsRedisAndCommandDocsAnswered) {
   for (ServerProcess* server : {kvserver.get(), redis.get()}) {
     std::string docs;
     const std::set<std::string> called = CommandsCalled(*server, &docs);
-    EXPECT_EQ(called, (std::set<std::string>{"command|docs", "set", "get", "incr", "setrange",
-                                             "select", "mget"}))
+    EXPECT_EQ(called, (std::set<std::string>{"command|docs", "set", "get", "bitcount", "incr",
+                                             "setrange", "select", "mget"}))
         << server->port();
     EXPECT_TRUE(docs.starts_with("calls=1,")) << docs;
   }
