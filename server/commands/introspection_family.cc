@@ -422,7 +422,7 @@ bool FindKeys(std::span<const KeySpecDoc> specs, std::span<const std::string_vie
       return false;
     }
     const auto [a, b, c] = ks.find_args;
-    int last = 0;
+    int64_t last = 0;  // 64 bits: a huge numkeys must not overflow
     int step = 1;
     if (ks.find == KeyFind::kRange) {  // lastkey, keystep, limit
       step = b;
@@ -433,12 +433,14 @@ bool FindKeys(std::span<const KeySpecDoc> specs, std::span<const std::string_vie
       const std::optional<int64_t> numkeys = ParseInt64(argv[first + a]);
       if (!numkeys || *numkeys < 0) return false;
       first += b;
-      last = first + static_cast<int>(*numkeys) - 1;
+      last = int64_t{first} + static_cast<int32_t>(*numkeys) - 1;  // Redis's (int)numkeys
     } else {
       return false;
     }
-    if (last >= argc || last < first || first >= argc) return false;
-    for (int i = first; i <= last; i += step) keys->push_back({static_cast<size_t>(i), ks.flags});
+    if (last >= argc || last < first || first >= argc || step < 1) return false;
+    for (int64_t i = first; i <= last; i += step) {
+      keys->push_back({static_cast<size_t>(i), ks.flags});
+    }
     if (HasWord(ks.flags, "incomplete")) return false;
   }
   return true;
