@@ -18,6 +18,7 @@
 #include "server/commands/families.h"
 #include "server/commands/lookup.h"
 #include "server/errors.h"
+#include "server/long_double.h"
 #include "server/strings.h"
 
 namespace kv {
@@ -304,48 +305,6 @@ void MSetNx(CommandContext& ctx) {
   for (size_t i = 1; i < ctx.args.size(); i += 2) db.SetString(ctx.args[i], ctx.args[i + 1]);
   ctx.CountChanges(ctx.args.size() / 2);
   ctx.reply.Integer(1);
-}
-
-// Redis's MAX_LONG_DOUBLE_CHARS: the longest float text string2ld reads and ld2string writes.
-constexpr size_t kMaxLongDoubleChars = 5 * 1024;
-
-// Redis's string2ld: strtold on the whole text, which must not start with a space, must be all
-// used, and must not be NaN or overflow (nor underflow to zero). Hex and "inf" are accepted, as
-// strtold reads them.
-std::optional<long double> ParseLongDouble(std::string_view s) {
-  if (s.empty() || s.size() >= kMaxLongDoubleChars) return std::nullopt;
-  char buf[kMaxLongDoubleChars];
-  std::memcpy(buf, s.data(), s.size());
-  buf[s.size()] = '\0';
-  errno = 0;
-  char* end = nullptr;
-  const long double value = std::strtold(buf, &end);
-  if (std::isspace(static_cast<unsigned char>(buf[0])) || *end != '\0' ||
-      static_cast<size_t>(end - buf) != s.size() ||
-      (errno == ERANGE &&
-       (value == HUGE_VALL || value == -HUGE_VALL || std::fpclassify(value) == FP_ZERO)) ||
-      errno == EINVAL || std::isnan(value)) {
-    return std::nullopt;
-  }
-  return value;
-}
-
-// Redis's ld2string in LD_STR_HUMAN mode: "%.17Lf", then trailing zeros (and a bare '.') removed,
-// and "-0" written as "0".
-std::string FormatLongDoubleHuman(long double value) {
-  char buf[kMaxLongDoubleChars];
-  int n = std::snprintf(buf, sizeof(buf), "%.17Lf", value);
-  if (n < 0 || static_cast<size_t>(n) + 1 > sizeof(buf)) return std::string();
-  size_t len = static_cast<size_t>(n);
-  if (std::memchr(buf, '.', len) != nullptr) {
-    while (buf[len - 1] == '0') --len;
-    if (buf[len - 1] == '.') --len;
-  }
-  if (len == 2 && buf[0] == '-' && buf[1] == '0') {
-    buf[0] = '0';
-    len = 1;
-  }
-  return std::string(buf, len);
 }
 
 // INCRBYFLOAT key increment: long double arithmetic, the result stored (keeping the TTL) and
