@@ -71,6 +71,7 @@ CommandRegistry BuildCommandRegistry() {
   RegisterMonitorFamily(registry);
   RegisterSlowlogFamily(registry);
   RegisterLatencyFamily(registry);
+  RegisterHashFamily(registry);
   return registry;
 }
 

@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "protocol/number.h"
+#include "storage/hash.h"
 #include "storage/value.h"
 
 namespace kv {
@@ -45,6 +46,18 @@ size_t RdbValueLength(const Value& v) {
   switch (v.type()) {
     case ValueType::kString:
       return RdbStringLength(v.str());
+    case ValueType::kHash: {
+      // A list pack is saved as one string (its bytes); a table as its size and each field and
+      // value as a string.
+      const Hash& h = v.As<Hash>();
+      if (h.map() == nullptr) return RdbStringLength(h.listpack().view());
+      size_t bytes = LenBytes(h.size());
+      h.ForEach([&](std::string_view field, std::string_view value) {
+        bytes += RdbStringLength(field) + RdbStringLength(value);
+        return true;
+      });
+      return bytes;
+    }
     default:
       // Each aggregate type adds its RDB encoding's length here as it lands.
       return 0;

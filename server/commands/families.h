@@ -20,5 +20,6 @@ void RegisterFaultFamily(CommandRegistry& registry);
 void RegisterMonitorFamily(CommandRegistry& registry);
 void RegisterSlowlogFamily(CommandRegistry& registry);
 void RegisterLatencyFamily(CommandRegistry& registry);
+void RegisterHashFamily(CommandRegistry& registry);
 
 }  // namespace kv
