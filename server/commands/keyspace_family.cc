@@ -12,6 +12,7 @@
 #include "protocol/number.h"
 #include "server/command_registry.h"
 #include "server/commands/families.h"
+#include "server/commands/scan_options.h"
 #include "server/errors.h"
 #include "server/glob.h"
 #include "server/object_info.h"
@@ -70,48 +71,18 @@ void Keys(CommandContext& ctx) {
   for (std::string_view key : found) ctx.reply.Bulk(key);
 }
 
-// SCAN cursor [MATCH pattern] [COUNT count] [TYPE type], as Redis's scanGenericCommand: the
-// cursor is read with strtoul (so "-1" wraps and "" is 0), the options are checked in order, and
-// the keys collected are then filtered by pattern, type and expiry.
+// SCAN cursor [MATCH pattern] [COUNT count] [TYPE type], as Redis's scanGenericCommand (the
+// cursor and options as scan_options.h reads them): the keys collected are then filtered by
+// pattern, type and expiry.
 void Scan(CommandContext& ctx) {
-  const std::string cursor_text(ctx.args[1]);  // a C string: a NUL byte ends it
-  char* end = nullptr;
-  errno = 0;
-  const unsigned long parsed = std::strtoul(cursor_text.c_str(), &end, 10);
-  if (std::isspace(static_cast<unsigned char>(cursor_text.c_str()[0])) || *end != '\0' ||
-      errno == ERANGE) {
-    return ctx.reply.Error("invalid cursor");
-  }
-  uint64_t cursor = parsed;
-  int64_t count = 10;
-  std::string_view pattern;
-  bool use_pattern = false;
-  std::string type;
-  bool use_type = false;
-  for (size_t i = 2; i < ctx.args.size();) {
-    const size_t left = ctx.args.size() - i;
-    if (OptionIs(ctx.args[i], "count") && left >= 2) {
-      auto n = ParseInt64(ctx.args[i + 1]);
-      if (!n) return ctx.reply.Error(errors::kNotInteger);
-      if (*n < 1) return ctx.reply.Error(errors::kSyntax);
-      count = *n;
-      i += 2;
-    } else if (OptionIs(ctx.args[i], "match") && left >= 2) {
-      pattern = ctx.args[i + 1];
-      use_pattern = pattern != "*";
-      i += 2;
-    } else if (OptionIs(ctx.args[i], "type") && left >= 2) {
-      const std::string_view t = ctx.args[i + 1];
-      type.assign(t.substr(0, t.find('\0')));
-      use_type = true;
-      i += 2;
-    } else {
-      return ctx.reply.Error(errors::kSyntax);
-    }
-  }
+  uint64_t cursor = 0;
+  if (!ParseScanCursor(ctx, ctx.args[1], &cursor)) return;
+  ScanOptions options;
+  if (!ParseScanOptions(ctx, 2, /*allow_type=*/true, &options)) return;
+  const int64_t count = options.count;
   Db& db = ctx.db();
   std::vector<std::string> keys;
-  int64_t max_iterations = count * 10;
+  int64_t max_iterations = count > INT64_MAX / 10 ? INT64_MAX : count * 10;
   do {
     cursor = db.Scan(cursor, [&](std::string_view key) { keys.emplace_back(key); });
   } while (cursor != 0 && max_iterations-- && static_cast<int64_t>(keys.size()) < count);
@@ -119,16 +90,16 @@ void Scan(CommandContext& ctx) {
   size_t kept = 0;
   for (size_t i = 0; i < keys.size(); ++i) {
     const std::string& key = keys[i];
-    if (use_pattern && !GlobMatch(pattern, key)) continue;
-    if (use_type && !EqualsIgnoreCase(type, TypeName(PeekForRead(ctx, key)))) continue;
+    if (!options.Matches(key)) continue;
+    if (options.use_type && !EqualsIgnoreCase(options.type, TypeName(PeekForRead(ctx, key)))) {
+      continue;
+    }
     if (!db.Exists(key, ctx.now_ms)) continue;  // deletes it if it has expired
     if (kept != i) keys[kept] = std::move(keys[i]);
     ++kept;
   }
   keys.resize(kept);
-  ctx.reply.ArrayHeader(2);
-  ctx.reply.Bulk(std::to_string(cursor));
-  ctx.reply.ArrayHeader(keys.size());
+  ReplyScanHeader(ctx, cursor, keys.size());
   for (const std::string& key : keys) ctx.reply.Bulk(key);
 }
 

@@ -2,6 +2,7 @@
 
 #include <cctype>
 #include <cerrno>
+#include <charconv>
 #include <cstdlib>
 
 #include "protocol/number.h"
@@ -65,16 +66,9 @@ void ReplyEmptyScan(CommandContext& ctx) { ctx.reply.Raw("*2\r\n$1\r\n0\r\n*0\r\
 
 void ReplyScanHeader(CommandContext& ctx, uint64_t cursor, size_t n) {
   char buf[kMaxInt64Chars];
+  const auto end = std::to_chars(buf, buf + sizeof(buf), cursor).ptr;  // unsigned, as Redis's
   ctx.reply.ArrayHeader(2);
-  // The cursor is unsigned: FormatInt64 of its bits would print a negative number.
-  size_t len = 0;
-  char digits[kMaxInt64Chars];
-  do {
-    digits[len++] = static_cast<char>('0' + cursor % 10);
-    cursor /= 10;
-  } while (cursor != 0);
-  for (size_t i = 0; i < len; ++i) buf[i] = digits[len - 1 - i];
-  ctx.reply.Bulk(std::string_view(buf, len));
+  ctx.reply.Bulk(std::string_view(buf, static_cast<size_t>(end - buf)));
   ctx.reply.ArrayHeader(n);
 }
 
