@@ -50,7 +50,7 @@ size_t RdbValueLength(const Value& v) {
       // A list pack is saved as one string (its bytes); a table as its size and each field and
       // value as a string.
       const Hash& h = v.As<Hash>();
-      if (h.map() == nullptr) return RdbStringLength(h.listpack().view());
+      if (const ListPack* lp = h.listpack()) return RdbStringLength(lp->view());
       size_t bytes = LenBytes(h.size());
       h.ForEach([&](std::string_view field, std::string_view value) {
         bytes += RdbStringLength(field) + RdbStringLength(value);

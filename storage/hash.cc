@@ -7,19 +7,45 @@
 
 namespace kv {
 
+Hash::Hash(Hash&& other) noexcept {
+  if (other.is_map()) {
+    rep_.map = other.rep_.map;
+    new (&other.rep_.lp) ListPack();
+  } else {
+    new (&rep_.lp) ListPack(std::move(other.rep_.lp));
+  }
+}
+
+Hash& Hash::operator=(Hash&& other) noexcept {
+  if (this != &other) {
+    this->~Hash();
+    new (this) Hash(std::move(other));
+  }
+  return *this;
+}
+
+void Hash::Release() {
+  if (is_map()) {
+    delete map_ptr();
+  } else {
+    rep_.lp.~ListPack();
+  }
+}
+
 std::unique_ptr<Aggregate> Hash::Clone() const {
   auto copy = std::make_unique<Hash>();
-  if (map_) {
-    copy->map_ = std::make_unique<StringMap>(map_->Clone());
+  if (is_map()) {
+    copy->Release();
+    copy->rep_.map = reinterpret_cast<uintptr_t>(new StringMap(map_ptr()->Clone())) | kMapBit;
   } else {
-    copy->lp_ = lp_.Clone();
+    copy->rep_.lp = rep_.lp.Clone();
   }
   return copy;
 }
 
 size_t Hash::AllocatedBytes(size_t samples) const {
-  if (map_) return sizeof(StringMap) + map_->AllocatedBytes(samples);
-  return lp_.allocated();
+  if (is_map()) return sizeof(StringMap) + map_ptr()->AllocatedBytes(samples);
+  return rep_.lp.allocated();
 }
 
 void Hash::ConvertToMap() {
@@ -29,34 +55,34 @@ void Hash::ConvertToMap() {
     map->InsertNew(field, value);
     return true;
   });
-  map_ = std::move(map);
-  lp_ = ListPack();
+  rep_.lp.~ListPack();
+  rep_.map = reinterpret_cast<uintptr_t>(map.release()) | kMapBit;
 }
 
 void Hash::PrepareFor(std::span<const std::string_view> strings, const Limits& limits) {
-  if (map_) return;
+  if (is_map()) return;
   size_t sum = 0;
   for (std::string_view s : strings) {
     if (s.size() > limits.max_listpack_value) return ConvertToMap();
     sum += s.size();
   }
-  if (!lp_.SafeToAdd(sum)) ConvertToMap();
+  if (!rep_.lp.SafeToAdd(sum)) ConvertToMap();
 }
 
 bool Hash::Set(std::string_view field, std::string_view value, const Limits& limits) {
-  if (!map_ &&
+  if (!is_map() &&
       (field.size() > limits.max_listpack_value || value.size() > limits.max_listpack_value)) {
     ConvertToMap();
   }
-  if (map_) return map_->Set(field, value);
-  const ListPack::Pos first = lp_.First();
-  const ListPack::Pos at = first == ListPack::npos ? first : lp_.Find(first, field, 1);
+  if (is_map()) return map_ptr()->Set(field, value);
+  const ListPack::Pos first = rep_.lp.First();
+  const ListPack::Pos at = first == ListPack::npos ? first : rep_.lp.Find(first, field, 1);
   const bool added = at == ListPack::npos;
   if (added) {
-    lp_.Append(field);
-    lp_.Append(value);
+    rep_.lp.Append(field);
+    rep_.lp.Append(value);
   } else {
-    lp_.Replace(lp_.Next(at), value);
+    rep_.lp.Replace(rep_.lp.Next(at), value);
   }
   // Checked after updates too: a lowered limit converts on the next write, as in Redis.
   if (size() > limits.max_listpack_entries) ConvertToMap();
@@ -64,22 +90,22 @@ bool Hash::Set(std::string_view field, std::string_view value, const Limits& lim
 }
 
 bool Hash::Erase(std::string_view field) {
-  if (map_) return map_->Erase(field);
-  const ListPack::Pos first = lp_.First();
+  if (is_map()) return map_ptr()->Erase(field);
+  const ListPack::Pos first = rep_.lp.First();
   if (first == ListPack::npos) return false;
-  const ListPack::Pos at = lp_.Find(first, field, 1);
+  const ListPack::Pos at = rep_.lp.Find(first, field, 1);
   if (at == ListPack::npos) return false;
-  lp_.DeleteFrom(at, 2);
+  rep_.lp.DeleteFrom(at, 2);
   return true;
 }
 
 bool Hash::Get(std::string_view field, IntBuf& buf, std::string_view* value) {
-  if (map_) return map_->Find(field, value);
-  const ListPack::Pos first = lp_.First();
+  if (is_map()) return map_ptr()->Find(field, value);
+  const ListPack::Pos first = rep_.lp.First();
   if (first == ListPack::npos) return false;
-  const ListPack::Pos at = lp_.Find(first, field, 1);
+  const ListPack::Pos at = rep_.lp.Find(first, field, 1);
   if (at == ListPack::npos) return false;
-  *value = lp_.Get(lp_.Next(at)).ToString(buf);
+  *value = rep_.lp.Get(rep_.lp.Next(at)).ToString(buf);
   return true;
 }
 
@@ -92,28 +118,29 @@ bool Hash::Contains(std::string_view field) {
 bool Hash::EmitPair(ListPack::Pos pos, FieldFn fn) const {
   IntBuf field_buf;
   IntBuf value_buf;
-  const std::string_view field = lp_.Get(pos).ToString(field_buf);
-  const std::string_view value = lp_.Get(lp_.Next(pos)).ToString(value_buf);
+  const std::string_view field = rep_.lp.Get(pos).ToString(field_buf);
+  const std::string_view value = rep_.lp.Get(rep_.lp.Next(pos)).ToString(value_buf);
   return fn(field, value);
 }
 
 void Hash::ForEach(FieldFn fn) const {
-  if (map_) {
-    map_->ForEach([&](const StringMap::Entry& e) { return fn(e.field, e.value); });
+  if (is_map()) {
+    map_ptr()->ForEach([&](const StringMap::Entry& e) { return fn(e.field, e.value); });
     return;
   }
-  for (ListPack::Pos pos = lp_.First(); pos != ListPack::npos;) {
-    const ListPack::Pos value_pos = lp_.Next(pos);
+  for (ListPack::Pos pos = rep_.lp.First(); pos != ListPack::npos;) {
+    const ListPack::Pos value_pos = rep_.lp.Next(pos);
     IntBuf field_buf;
     IntBuf value_buf;
-    if (!fn(lp_.Get(pos).ToString(field_buf), lp_.Get(value_pos).ToString(value_buf))) return;
-    pos = lp_.Next(value_pos);
+    if (!fn(rep_.lp.Get(pos).ToString(field_buf), rep_.lp.Get(value_pos).ToString(value_buf)))
+      return;
+    pos = rep_.lp.Next(value_pos);
   }
 }
 
 uint64_t Hash::Scan(uint64_t cursor, FieldFn fn) const {
-  if (map_) {
-    return map_->Scan(cursor, [&](const StringMap::Entry& e) { fn(e.field, e.value); });
+  if (is_map()) {
+    return map_ptr()->Scan(cursor, [&](const StringMap::Entry& e) { fn(e.field, e.value); });
   }
   ForEach(fn);
   return 0;
@@ -122,23 +149,24 @@ uint64_t Hash::Scan(uint64_t cursor, FieldFn fn) const {
 std::unique_ptr<ListPack::Pos[]> Hash::FieldPositions() const {
   auto positions = std::make_unique_for_overwrite<ListPack::Pos[]>(size());
   size_t i = 0;
-  for (ListPack::Pos pos = lp_.First(); pos != ListPack::npos; pos = lp_.Next(lp_.Next(pos))) {
+  for (ListPack::Pos pos = rep_.lp.First(); pos != ListPack::npos;
+       pos = rep_.lp.Next(rep_.lp.Next(pos))) {
     positions[i++] = pos;
   }
   return positions;
 }
 
 void Hash::SampleWithRepetition(size_t count, Random random, FieldFn fn) const {
-  if (map_) {
+  if (is_map()) {
     while (count-- > 0) {
-      const StringMap::Entry e = map_->RandomEntry(random);
+      const StringMap::Entry e = map_ptr()->RandomEntry(random);
       if (!fn(e.field, e.value)) return;
     }
     return;
   }
   const size_t pairs = size();
   if (count == 1) {
-    EmitPair(lp_.RandomPair(pairs, random()), fn);
+    EmitPair(rep_.lp.RandomPair(pairs, random()), fn);
     return;
   }
   const std::unique_ptr<ListPack::Pos[]> positions = FieldPositions();
@@ -151,10 +179,10 @@ void Hash::SampleDistinct(size_t count, Random random, FieldFn fn) const {
   const size_t total = size();
   // Many of the fields: all of them, less random ones (Redis's HRANDFIELD_SUB_STRATEGY_MUL).
   if (count * 3 > total) {
-    if (map_) {
+    if (is_map()) {
       std::vector<StringMap::Entry> entries;
       entries.reserve(total);
-      map_->ForEach([&](const StringMap::Entry& e) {
+      map_ptr()->ForEach([&](const StringMap::Entry& e) {
         entries.push_back(e);
         return true;
       });
@@ -178,13 +206,13 @@ void Hash::SampleDistinct(size_t count, Random random, FieldFn fn) const {
     }
     return;
   }
-  if (!map_) {
+  if (!is_map()) {
     // One pass, each field taken with probability (still needed) / (still to see): Redis's
     // lpRandomPairsUnique, in list pack order.
     size_t needed = count;
     size_t unseen = total;
-    for (ListPack::Pos pos = lp_.First(); pos != ListPack::npos && needed > 0;
-         pos = lp_.Next(lp_.Next(pos)), --unseen) {
+    for (ListPack::Pos pos = rep_.lp.First(); pos != ListPack::npos && needed > 0;
+         pos = rep_.lp.Next(rep_.lp.Next(pos)), --unseen) {
       if (random() % unseen >= needed) continue;
       --needed;
       if (!EmitPair(pos, fn)) return;
@@ -195,7 +223,7 @@ void Hash::SampleDistinct(size_t count, Random random, FieldFn fn) const {
   absl::flat_hash_set<std::string_view, KeyHash, KeyEq> seen;
   seen.reserve(count);
   while (seen.size() < count) {
-    const StringMap::Entry e = map_->RandomEntry(random);
+    const StringMap::Entry e = map_ptr()->RandomEntry(random);
     if (!seen.insert(e.field).second) continue;
     if (!fn(e.field, e.value)) return;
   }

@@ -2,7 +2,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <memory>
+#include <new>
 #include <span>
 #include <string_view>
 
@@ -38,14 +40,19 @@ class Hash final : public Aggregate {
   // Room for a list pack integer in decimal.
   using IntBuf = char[ListPackValue::kIntBufSize];
 
-  Hash() = default;
+  Hash() { new (&rep_.lp) ListPack(); }
+  Hash(Hash&& other) noexcept;
+  Hash& operator=(Hash&& other) noexcept;
+  ~Hash() override { Release(); }
 
   ValueType type() const override { return kType; }
-  Encoding encoding() const override { return map_ ? Encoding::kHashTable : Encoding::kListPack; }
-  size_t size() const override { return map_ ? map_->size() : lp_.size() / 2; }
+  Encoding encoding() const override {
+    return is_map() ? Encoding::kHashTable : Encoding::kListPack;
+  }
+  size_t size() const override { return is_map() ? map_ptr()->size() : rep_.lp.size() / 2; }
   std::unique_ptr<Aggregate> Clone() const override;
   size_t AllocatedBytes(size_t samples) const override;
-  size_t FreeEffort() const override { return map_ ? map_->size() : 1; }
+  size_t FreeEffort() const override { return is_map() ? map_ptr()->size() : 1; }
 
   // Redis's hashTypeTryConversion, before a command writes `strings` (its fields and values): a
   // list pack converts if any of them is longer than the limit or all of them together would
@@ -76,20 +83,40 @@ class Hash final : public Aggregate {
   // list pack order).
   void SampleDistinct(size_t count, Random random, FieldFn fn) const;
 
-  // The list pack, for the RDB length and tests; empty once converted.
-  const ListPack& listpack() const { return lp_; }
-  // The table once converted (else nullptr).
-  const StringMap* map() const { return map_.get(); }
+  // The list pack, for the RDB length and tests; nullptr once converted.
+  const ListPack* listpack() const { return is_map() ? nullptr : &rep_.lp; }
+  // The table once converted, else nullptr.
+  const StringMap* map() const { return is_map() ? map_ptr() : nullptr; }
 
  private:
+  // One word, so that a small hash's object is 16 bytes with the vtable pointer, as Redis's robj:
+  // the list pack (whose block is 8-byte aligned), or once converted the table's address with
+  // the low bit set.
+  union Rep {
+    Rep() {}
+    ~Rep() {}
+    ListPack lp;
+    uintptr_t map;
+  };
+  static constexpr uintptr_t kMapBit = 1;
+  uintptr_t word() const {
+    uintptr_t w;
+    std::memcpy(&w, reinterpret_cast<const unsigned char*>(&rep_), sizeof(w));
+    return w;
+  }
+  bool is_map() const { return (word() & kMapBit) != 0; }
+  StringMap* map_ptr() const { return reinterpret_cast<StringMap*>(word() & ~kMapBit); }
+  // Frees what the word holds; it is then neither (the caller sets it).
+  void Release();
   void ConvertToMap();
   // Positions of every field of the list pack, for sampling.
   std::unique_ptr<ListPack::Pos[]> FieldPositions() const;
   // Calls `fn` with the pair at `pos` (a field's position) formatted.
   bool EmitPair(ListPack::Pos pos, FieldFn fn) const;
 
-  ListPack lp_;
-  std::unique_ptr<StringMap> map_;
+  Rep rep_;
 };
+
+static_assert(sizeof(Hash) == 16);
 
 }  // namespace kv

@@ -53,7 +53,8 @@ TEST(HashTest, ListPackKeepsInsertionOrderAndRedisBytes) {
       "\x81\x78\x02"
       "\xff",
       19);
-  EXPECT_EQ(h.listpack().view(), expected);
+  ASSERT_NE(h.listpack(), nullptr);
+  EXPECT_EQ(h.listpack()->view(), expected);
   EXPECT_EQ(Get(h, "b"), "-17");
   EXPECT_EQ(Get(h, "c"), "<none>");
   EXPECT_TRUE(h.Contains("a"));
@@ -89,7 +90,7 @@ TEST(HashTest, ConvertsAfterTheEntriesLimit) {
   // Never back, not even when emptied to one field.
   for (int i = 0; i < 4; ++i) EXPECT_TRUE(h.Erase("f" + std::to_string(i)));
   EXPECT_EQ(h.encoding(), Encoding::kHashTable);
-  EXPECT_EQ(h.listpack().size(), 0u);
+  EXPECT_EQ(h.listpack(), nullptr);
 }
 
 TEST(HashTest, ConvertsBeforeALongFieldOrValue) {
@@ -141,6 +142,23 @@ TEST(HashTest, CloneKeepsTheEncoding) {
   EXPECT_EQ(AsMap(static_cast<Hash&>(*big_copy)), AsMap(big));
   big.Set("1", "changed", kDefault);
   EXPECT_EQ(Get(static_cast<Hash&>(*big_copy), "1"), "v1");
+}
+
+TEST(HashTest, MovesTakeEitherEncoding) {
+  Hash big;
+  for (int i = 0; i < 600; ++i) big.Set(std::to_string(i), "v", kDefault);
+  Hash moved(std::move(big));
+  EXPECT_EQ(moved.encoding(), Encoding::kHashTable);
+  EXPECT_EQ(moved.size(), 600u);
+  EXPECT_EQ(big.encoding(), Encoding::kListPack);  // NOLINT(bugprone-use-after-move)
+  EXPECT_EQ(big.size(), 0u);
+  Hash small;
+  small.Set("a", "1", kDefault);
+  moved = std::move(small);
+  EXPECT_EQ(moved.encoding(), Encoding::kListPack);
+  EXPECT_EQ(All(moved), (Pairs{{"a", "1"}}));
+  big = std::move(moved);
+  EXPECT_EQ(All(big), (Pairs{{"a", "1"}}));
 }
 
 TEST(HashTest, ScanOfAListPackIsEverythingAtOnce) {
@@ -239,7 +257,7 @@ TEST(HashTest, AllocatedBytesFollowsTheEncoding) {
   Hash h;
   EXPECT_EQ(h.AllocatedBytes(0), 0u);
   h.Set("a", "1", kDefault);
-  EXPECT_EQ(h.AllocatedBytes(0), h.listpack().allocated());
+  EXPECT_EQ(h.AllocatedBytes(0), h.listpack()->allocated());
   for (int i = 0; i < 1000; ++i) h.Set("f" + std::to_string(i), "v", kDefault);
   EXPECT_GT(h.AllocatedBytes(0), 1000u * 16);
 }
