@@ -8,7 +8,7 @@ process's CPU time per request (summed over all its threads from /proc/PID/task/
 nanoseconds), then writes a Markdown report, the raw measurements as CSV and PNG charts (gnuplot).
 
 Usage: bench/harness.py [--mode full|quick|smoke] [--rounds N] [--out DIR] [--only a,b,...]
-Workloads (--only): matrix, pipeline, import, latency, threads.
+Workloads (--only): matrix, pipeline, import, latency, threads, hashes.
 """
 
 import argparse
@@ -39,6 +39,17 @@ TARGETS = {
     "pipeline -P64": (1.1, 0.6),
     "import tcp": (1.1, 0.8),
     "import unix": (1.1, 0.8),
+    # Issue 13's hash targets; HGETALL is judged by throughput only.
+    "hashes hset": (1.0, 0.9),
+    "hashes hset -P16": (1.1, 0.75),
+    "hashes hgetall 1000": (1.0, math.inf),
+}
+
+# Issue 13's memory targets: growth per element (field) after a load through redis-cli --pipe,
+# kvserver / redis, for RSS and used_memory alike.
+MEMORY_TARGETS = {
+    "hashes memory 100k x 10": 1.0,
+    "hashes memory 1 x 1M": 0.75,
 }
 
 
@@ -52,12 +63,17 @@ class Mode:
     idle_connections: int
     latency_requests: int
     long_seconds: float  # --threads 2 runs; 0 skips them
+    hgetall_requests: int
+    small_hashes: int  # hashes of 10 fields for the memory workload
+    big_hash_fields: int  # fields of the one big hash for the memory workload
 
 
 MODES = {
-    "full": Mode([1 << i for i in range(11)], 3, 100_000, 2_000_000, 1_000_000, 1000, 200_000, 10),
-    "quick": Mode([1, 50, 256], 3, 100_000, 1_000_000, 1_000_000, 1000, 200_000, 10),
-    "smoke": Mode([1, 8], 1, 2_000, 20_000, 20_000, 100, 5_000, 0),
+    "full": Mode([1 << i for i in range(11)], 3, 100_000, 2_000_000, 1_000_000, 1000, 200_000, 10,
+                 50_000, 100_000, 1_000_000),
+    "quick": Mode([1, 50, 256], 3, 100_000, 1_000_000, 1_000_000, 1000, 200_000, 10, 50_000,
+                  100_000, 1_000_000),
+    "smoke": Mode([1, 8], 1, 2_000, 20_000, 20_000, 100, 5_000, 0, 500, 1_000, 10_000),
 }
 
 
@@ -165,10 +181,17 @@ class Sample:
     extra: dict = field(default_factory=dict)
 
 
-def run_benchmark(server, test, clients, requests, extra_args=()):
+def run_benchmark(server, test, clients, requests, extra_args=(),
+                  data_args=("-r", "64", "-d", "1024")):
     """One redis-benchmark run of one test; returns (rps, p50, p99, cpu ns per request)."""
-    args = ["redis-benchmark", "-h", "127.0.0.1", "-p", str(server.port), "--csv", "-r", "64",
-            "-d", "1024", "-t", test, "-n", str(requests), "-c", str(clients), *extra_args]
+    return run_benchmark_args(server, ["-t", test, *data_args], clients, requests, extra_args)
+
+
+def run_benchmark_args(server, test_args, clients, requests, extra_args=()):
+    """One redis-benchmark run of `test_args` (-t test, or a command line); returns (rps, p50,
+    p99, cpu ns per request)."""
+    args = ["redis-benchmark", "-h", "127.0.0.1", "-p", str(server.port), "--csv", "-n",
+            str(requests), "-c", str(clients), *extra_args, *test_args]
     before = server.cpu_ns()
     out = subprocess.run(args, check=True, capture_output=True, text=True).stdout
     cpu = server.cpu_ns() - before
@@ -324,6 +347,97 @@ class Harness:
                              f"{cpu:>8.0f} ns/req")
             self.alternate(body)
 
+    def hashes(self):
+        """Issue 13's hash workloads: redis-benchmark's own hset test (its defaults: one field of
+        3 bytes, a listpack) at -c 50 and at -c 50 -P 16; HGETALL of a 1,000-field hash (a
+        hashtable) at -c 50; memory per field after loading 100,000 hashes of 10 short fields and
+        one hash of 1,000,000 fields through redis-cli --pipe."""
+        for depth in (1, 16):
+            workload = "hashes hset" + (f" -P{depth}" if depth > 1 else "")
+            requests = self.mode.requests if depth == 1 else self.mode.pipeline_requests
+
+            def body(server, r, depth=depth, requests=requests, workload=workload):
+                rps, p50, p99, cpu = run_benchmark(server, "hset", 50, requests,
+                                                   ["-P", str(depth)], data_args=())
+                self.samples.append(Sample(workload, "hset", 50, server.kind, r, requests, rps,
+                                           cpu, p50, p99))
+                self.log(f"{workload} {server.kind:9} round {r}: {rps:>11.0f} rps "
+                         f"{cpu:>8.0f} ns/req")
+            self.alternate(body)
+
+        def hgetall(server, r):
+            fields = []
+            for i in range(1000):
+                fields += [f"field:{i}", f"value:{i}"]
+            server.command("HSET", "bighash", *fields)
+            requests = self.mode.hgetall_requests
+            rps, p50, p99, cpu = run_benchmark_args(server, ["HGETALL", "bighash"], 50, requests)
+            self.samples.append(Sample("hashes hgetall 1000", "hgetall", 50, server.kind, r,
+                                       requests, rps, cpu, p50, p99))
+            self.log(f"hashes hgetall 1000 {server.kind:9} round {r}: {rps:>11.0f} rps "
+                     f"{cpu:>8.0f} ns/req")
+        self.alternate(hgetall)
+
+        small = self.mode.small_hashes
+        big = self.mode.big_hash_fields
+        rng = random.Random(20261201)
+
+        def small_hashes(f):
+            for i in range(small):
+                args = ["HSET", f"hash:{i}"]
+                for j in range(10):
+                    args += [f"field{j}", random_word(rng, 8)]
+                f.write(resp_command(args))
+
+        def big_hash(f):
+            for i in range(big):
+                f.write(resp_command(["HSET", "bighash", f"field:{i}", random_word(rng, 10)]))
+
+        for workload, generate, keys, elements in (
+                ("hashes memory 100k x 10", small_hashes, small, small * 10),
+                ("hashes memory 1 x 1M", big_hash, 1, big)):
+            path = self.resp_file(workload.replace(" ", "-") + ".resp", generate)
+            self.alternate(lambda server, r, workload=workload, path=path, keys=keys,
+                           elements=elements: self.load_memory(server, r, workload, path, keys,
+                                                               elements))
+
+    def resp_file(self, name, generate):
+        """A file of RESP commands written once per run by generate(file)."""
+        path = os.path.join(self.work, name)
+        if not os.path.exists(path):
+            with open(path, "wb") as f:
+                generate(f)
+        return path
+
+    def load_memory(self, server, r, workload, path, keys, elements):
+        """Loads `path` through redis-cli --pipe; records the RSS and used_memory growth per
+        element, and the load's rate and CPU per command."""
+        rss0, used0 = server.rss_bytes(), server.info_field("memory", "used_memory")
+        cpu0 = server.cpu_ns()
+        start = time.perf_counter()
+        with open(path, "rb") as f:
+            out = subprocess.run(["redis-cli", "-h", "127.0.0.1", "-p", str(server.port),
+                                  "--pipe"], stdin=f, check=True, capture_output=True,
+                                 text=True).stdout
+        seconds = time.perf_counter() - start
+        if "errors: 0," not in out:
+            raise RuntimeError(f"load into {server.kind} failed:\n{out}")
+        replies = int(out.rsplit("replies: ", 1)[1].split()[0])
+        dbsize = int(server.command("DBSIZE").decode()[1:])
+        if dbsize != keys:
+            raise RuntimeError(f"{server.kind} has {dbsize} keys after {workload}")
+        extra = {
+            "rss_bytes_per_element": (server.rss_bytes() - rss0) / elements,
+            "used_memory_bytes_per_element":
+                (server.info_field("memory", "used_memory") - used0) / elements,
+        }
+        self.samples.append(Sample(workload, "load", 1, server.kind, r, replies,
+                                   replies / seconds, (server.cpu_ns() - cpu0) / replies,
+                                   extra=extra))
+        self.log(f"{workload} {server.kind:9} round {r}: {replies / seconds:>9.0f} cmds/s "
+                 f"RSS {extra['rss_bytes_per_element']:.1f} B/element, used_memory "
+                 f"{extra['used_memory_bytes_per_element']:.1f} B/element")
+
     def run(self):
         soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
         resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # for -c 1024 and idle clients
@@ -340,6 +454,17 @@ class Harness:
         with open(os.path.join(self.out, "report.md"), "w") as f:
             f.write(report)
         print(report)
+
+
+def random_word(rng, n):
+    return "".join(rng.choice("abcdefghijklmnopqrstuvwxyz0123456789") for _ in range(n))
+
+
+def resp_command(args):
+    out = [f"*{len(args)}\r\n"]
+    for a in args:
+        out.append(f"${len(a.encode())}\r\n{a}\r\n")
+    return "".join(out).encode()
 
 
 def uuid_from(rng):
@@ -444,6 +569,16 @@ def other_target_rows(samples):
                       if s.round in redis_by_round and redis_by_round[s.round].extra.get(key)]
             if ratios:
                 rows.append((label, statistics.median(ratios), 0.7))
+    for workload, limit in MEMORY_TARGETS.items():
+        for c in cells(samples, workload):
+            redis_by_round = {s.round: s for s in c.redis}
+            for key, label in (("rss_bytes_per_element", "RSS"),
+                               ("used_memory_bytes_per_element", "used_memory")):
+                ratios = [s.extra[key] / redis_by_round[s.round].extra[key] for s in c.kv
+                          if s.round in redis_by_round and redis_by_round[s.round].extra.get(key)]
+                if ratios:
+                    rows.append((f"{workload[len('hashes memory '):]} hash fields: memory per "
+                                 f"field, {label}", statistics.median(ratios), limit))
     for c in cells(samples):
         if c.workload.startswith("latency") and c.ratios("p99_ms"):
             rows.append((f"GET p99, {c.workload[len('latency '):]}",
@@ -483,6 +618,14 @@ def render_report(samples, opts, mode, seconds, charts):
               f"{mode.requests} -c <clients> --csv`, tests in redis-benchmark's order on one "
               "server per round.\n\n")
         w(workload_table(cells(samples, workload)) + "\n\n")
+        if workload in MEMORY_TARGETS:
+            for c in cells(samples, workload):
+                parts = []
+                for label, side in (("kvserver", c.kv), ("redis", c.redis)):
+                    rss = statistics.median(s.extra["rss_bytes_per_element"] for s in side)
+                    used = statistics.median(s.extra["used_memory_bytes_per_element"] for s in side)
+                    parts.append(f"{label} RSS {rss:.1f} B, used_memory {used:.1f} B")
+                w("Memory growth per field (median over rounds): " + "; ".join(parts) + ".\n\n")
         if workload == "import tcp":
             mem = [c for c in cells(samples, workload)]
             for c in mem:
@@ -547,10 +690,10 @@ def main():
     parser.add_argument("--rounds", type=int, default=0)
     parser.add_argument("--out", default=os.path.join(ROOT, "build", "bench-report"))
     parser.add_argument("--kvserver", default=os.path.join(ROOT, "build", "server", "kvserver"))
-    parser.add_argument("--only", default="matrix,pipeline,import,latency,threads")
+    parser.add_argument("--only", default="matrix,pipeline,import,latency,threads,hashes")
     opts = parser.parse_args()
     opts.only = [w for w in opts.only.split(",") if w]
-    unknown = set(opts.only) - {"matrix", "pipeline", "import", "latency", "threads"}
+    unknown = set(opts.only) - {"matrix", "pipeline", "import", "latency", "threads", "hashes"}
     if unknown:
         parser.error(f"unknown workloads: {', '.join(sorted(unknown))}")
     if MODES[opts.mode].long_seconds == 0 and "threads" in opts.only:
