@@ -34,7 +34,11 @@ char* PutVarint(char* p, uint64_t v) {
   return p;
 }
 
-const char* GetVarint(const char* p, uint64_t* v) {
+inline const char* GetVarint(const char* p, uint64_t* v) {
+  if (static_cast<unsigned char>(*p) < 0x80) {  // the usual case: under 128 bytes
+    *v = static_cast<unsigned char>(*p);
+    return p + 1;
+  }
   uint64_t result = 0;
   int shift = 0;
   for (;;) {
@@ -206,10 +210,14 @@ StringMap::Node** StringMap::FindLink(std::string_view field, size_t hash) const
     if (t.used == 0) continue;
     Node** link = &t.buckets[hash & t.mask];
     while (*link != nullptr) {
-      const Entry e = Decode(*link);
-      if (e.field.size() == field.size() &&
-          std::memcmp(e.field.data(), field.data(), field.size()) == 0) {
-        return link;
+      // The field's length first (most nodes of a chain differ there), then its bytes.
+      const char* header = *link + kNextBytes;
+      uint64_t field_len;
+      const char* p = GetVarint(header, &field_len);
+      if (field_len == field.size()) {
+        while (static_cast<unsigned char>(*p++) >= 0x80) {
+        }  // skips the value's length
+        if (std::memcmp(p, field.data(), field.size()) == 0) return link;
       }
       link = reinterpret_cast<Node**>(*link);  // the node's first word is its next pointer
     }
@@ -219,7 +227,7 @@ StringMap::Node** StringMap::FindLink(std::string_view field, size_t hash) const
 }
 
 bool StringMap::Find(std::string_view field, std::string_view* value) {
-  RehashStep(1);
+  if (rehashing()) RehashStep(1);
   return std::as_const(*this).Find(field, value);
 }
 
@@ -232,7 +240,7 @@ bool StringMap::Find(std::string_view field, std::string_view* value) const {
 }
 
 bool StringMap::Set(std::string_view field, std::string_view value) {
-  RehashStep(1);
+  if (rehashing()) RehashStep(1);
   const size_t hash = Hash(field);
   if (Node** link = FindLink(field, hash)) {
     Node* n = *link;
@@ -263,7 +271,7 @@ bool StringMap::Set(std::string_view field, std::string_view value) {
 }
 
 void StringMap::InsertNew(std::string_view field, std::string_view value) {
-  RehashStep(1);
+  if (rehashing()) RehashStep(1);
   GrowIfNeeded();
   Table& t = InsertTable();
   Node*& bucket = t.buckets[Hash(field) & t.mask];
@@ -273,7 +281,7 @@ void StringMap::InsertNew(std::string_view field, std::string_view value) {
 
 bool StringMap::Erase(std::string_view field) {
   if (empty()) return false;
-  RehashStep(1);
+  if (rehashing()) RehashStep(1);
   const size_t hash = Hash(field);
   for (int i = 0; i < 2; ++i) {
     Table& t = tables_[i];
