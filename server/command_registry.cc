@@ -72,6 +72,7 @@ CommandRegistry BuildCommandRegistry() {
   RegisterSlowlogFamily(registry);
   RegisterLatencyFamily(registry);
   RegisterHashFamily(registry);
+  RegisterSetFamily(registry);
   return registry;
 }
 

@@ -14,6 +14,7 @@
 #include "server/fault_injector.h"
 #include "server/latency_monitor.h"
 #include "server/monitor.h"
+#include "server/random_source.h"
 #include "server/slowlog.h"
 #include "storage/clock.h"
 #include "storage/db_set.h"
@@ -78,6 +79,8 @@ struct ServerState {
   SlowLog slowlog;
   LatencyMonitor latency_monitor;
   std::vector<ConnState*> monitors;
+  // The commands' random picks (SPOP, SRANDMEMBER, ...).
+  RandomSource random;
   // maxmemory: the allocator's use as the check before each command reads it, and eviction.
   MemoryGauge memory_gauge;
   Evictor evictor;

@@ -21,5 +21,6 @@ void RegisterMonitorFamily(CommandRegistry& registry);
 void RegisterSlowlogFamily(CommandRegistry& registry);
 void RegisterLatencyFamily(CommandRegistry& registry);
 void RegisterHashFamily(CommandRegistry& registry);
+void RegisterSetFamily(CommandRegistry& registry);
 
 }  // namespace kv
