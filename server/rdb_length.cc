@@ -7,6 +7,7 @@
 
 #include "protocol/number.h"
 #include "storage/hash.h"
+#include "storage/set.h"
 #include "storage/value.h"
 
 namespace kv {
@@ -57,6 +58,14 @@ size_t RdbValueLength(const Value& v) {
         return true;
       });
       return bytes;
+    }
+    case ValueType::kSet: {
+      // An intset is saved as one string of its bytes; a hash table as its size and each member.
+      const Set& set = v.As<Set>();
+      if (set.is_intset()) return RdbStringLength(set.intset().view());
+      size_t n = LenBytes(set.size());
+      for (std::string_view m : *set.table()) n += RdbStringLength(m);
+      return n;
     }
     default:
       // Each aggregate type adds its RDB encoding's length here as it lands.
