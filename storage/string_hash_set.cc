@@ -53,10 +53,10 @@ size_t StringHashSet::CapacityFor(size_t n) {
 
 void StringHashSet::Allocate(size_t capacity) {
   // One block: the slots, then their distance bytes.
-  void* p = std::malloc(capacity * sizeof(CompactString) + capacity);
+  void* p = std::malloc(capacity * sizeof(PackedString) + capacity);
   if (p == nullptr) throw std::bad_alloc();
-  slots_ = static_cast<CompactString*>(p);
-  for (size_t i = 0; i < capacity; ++i) new (&slots_[i]) CompactString();
+  slots_ = static_cast<PackedString*>(p);
+  for (size_t i = 0; i < capacity; ++i) new (&slots_[i]) PackedString();
   dist_ = reinterpret_cast<uint8_t*>(slots_ + capacity);
   std::memset(dist_, 0, capacity);
   mask_ = capacity - 1;
@@ -65,7 +65,7 @@ void StringHashSet::Allocate(size_t capacity) {
 
 void StringHashSet::Free() {
   if (slots_ == nullptr) return;
-  for (size_t i = 0; i <= mask_; ++i) slots_[i].~CompactString();
+  for (size_t i = 0; i <= mask_; ++i) slots_[i].~PackedString();
   std::free(slots_);
   slots_ = nullptr;
   dist_ = nullptr;
@@ -79,7 +79,7 @@ StringHashSet StringHashSet::Clone() const {
   if (slots_ == nullptr) return copy;
   copy.Allocate(capacity());
   for (size_t i = 0; i <= mask_; ++i) {
-    if (dist_[i] != 0) copy.slots_[i].assign(slots_[i].view());
+    if (dist_[i] != 0) copy.slots_[i] = PackedString(slots_[i].view());
   }
   std::memcpy(copy.dist_, dist_, capacity());
   copy.size_ = size_;
@@ -100,7 +100,7 @@ bool StringHashSet::Contains(std::string_view s) const {
   return size_ != 0 && Find(s, Hash(s)).found;
 }
 
-bool StringHashSet::PlaceAt(const Probe& probe, CompactString&& s) {
+bool StringHashSet::PlaceAt(const Probe& probe, PackedString&& s) {
   if (probe.dist > kMaxDist) return false;
   // The cluster's tail from probe.slot moves one slot on, each member one further from home.
   size_t end = probe.slot;
@@ -120,7 +120,7 @@ bool StringHashSet::PlaceAt(const Probe& probe, CompactString&& s) {
   return true;
 }
 
-void StringHashSet::InsertNew(CompactString&& s, uint64_t h) {
+void StringHashSet::InsertNew(PackedString&& s, uint64_t h) {
   for (;;) {
     size_t slot = Home(h);
     uint32_t d = 1;
@@ -142,13 +142,13 @@ bool StringHashSet::Insert(std::string_view s) {
     Rehash(capacity() * 2);
     probe = Find(s, h);
   }
-  CompactString member(s);
+  PackedString member(s);
   if (!PlaceAt(probe, std::move(member))) InsertNew(std::move(member), h);
   return true;
 }
 
 void StringHashSet::EraseSlot(size_t slot) {
-  slots_[slot] = CompactString();
+  slots_[slot] = PackedString();
   // Backward shift: the rest of the cluster moves one slot nearer home.
   size_t next = (slot + 1) & mask_;
   while (dist_[next] > 1) {
@@ -253,7 +253,7 @@ bool StringHashSet::Valid() const {
 
 size_t StringHashSet::HeapMembers() const {
   size_t n = 0;
-  for (size_t i = 0; i < capacity(); ++i) n += dist_[i] != 0 && slots_[i].allocated() != 0;
+  for (size_t i = 0; i < capacity(); ++i) n += dist_[i] != 0 && slots_[i].on_heap();
   return n;
 }
 

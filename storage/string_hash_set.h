@@ -6,15 +6,15 @@
 #include <string_view>
 
 #include "absl/functional/function_ref.h"
-#include "storage/compact_string.h"
+#include "storage/packed_string.h"
 
 namespace kv {
 
 // A set of distinct binary-safe strings: the big form of a set (Redis's "hashtable" encoding).
 //
 // Open addressing with linear probing and Robin Hood insertion over a power-of-two array of
-// CompactStrings (one word each: strings of up to 7 bytes live in the word, longer ones in one
-// exact-size block), plus one byte per slot holding its distance from the member's home slot
+// PackedStrings (one word each: strings of up to 7 bytes live in the word, longer ones in a block
+// of just their bytes), plus one byte per slot holding its distance from the member's home slot
 // (0 = empty). A member's home slot is the top bits of its 64-bit hash, and Robin Hood keeps the
 // members of a cluster ordered by home slot, so the table is sorted by hash prefix: a lookup stops
 // as soon as it meets a member whose home lies after its own, and an insertion is a shift of the
@@ -75,7 +75,7 @@ class StringHashSet {
   // Checks the layout (for tests): each member's distance matches its hash, homes never
   // decrease along a cluster, the count and the load bounds hold.
   bool Valid() const;
-  // Members that own a heap block (longer than CompactString's inline capacity).
+  // Members that own a heap block (longer than PackedString's inline capacity).
   size_t HeapMembers() const;
 
   // Iteration in slot order: for (std::string_view m : set).
@@ -121,9 +121,9 @@ class StringHashSet {
   Probe Find(std::string_view s, uint64_t h) const;
   // Places `s` at probe.slot, shifting the rest of the cluster by one; false (and nothing
   // changed) if a distance would overflow its byte.
-  bool PlaceAt(const Probe& probe, CompactString&& s);
+  bool PlaceAt(const Probe& probe, PackedString&& s);
   // Inserts a member known to be absent.
-  void InsertNew(CompactString&& s, uint64_t h);
+  void InsertNew(PackedString&& s, uint64_t h);
   // Moves every member into a fresh array of `capacity` slots.
   void Rehash(size_t capacity);
   void Allocate(size_t capacity);
@@ -131,7 +131,7 @@ class StringHashSet {
   // The capacity that holds `n` members within the maximum load.
   static size_t CapacityFor(size_t n);
 
-  CompactString* slots_ = nullptr;
+  PackedString* slots_ = nullptr;
   uint8_t* dist_ = nullptr;  // right after the slots, in the same block
   size_t mask_ = 0;
   size_t size_ = 0;
