@@ -8,7 +8,7 @@ process's CPU time per request (summed over all its threads from /proc/PID/task/
 nanoseconds), then writes a Markdown report, the raw measurements as CSV and PNG charts (gnuplot).
 
 Usage: bench/harness.py [--mode full|quick|smoke] [--rounds N] [--out DIR] [--only a,b,...]
-Workloads (--only): matrix, pipeline, import, latency, threads, hashes.
+Workloads (--only): matrix, pipeline, import, latency, threads, hashes, sets.
 """
 
 import argparse
@@ -43,6 +43,10 @@ TARGETS = {
     "hashes hset": (1.0, 0.9),
     "hashes hset -P16": (1.1, 0.75),
     "hashes hgetall 1000": (1.0, math.inf),
+    # Issue 13's set targets; SMEMBERS is judged by throughput only.
+    "sets sadd/spop": (1.0, 0.9),
+    "sets sadd/spop -P16": (1.1, 0.75),
+    "sets smembers 1000": (1.0, math.inf),
 }
 
 # Issue 13's memory targets: growth per element (field) after a load through redis-cli --pipe,
@@ -50,6 +54,8 @@ TARGETS = {
 MEMORY_TARGETS = {
     "hashes memory 100k x 10": 1.0,
     "hashes memory 1 x 1M": 0.75,
+    "sets memory 100k x 10 small integers": 1.0,
+    "sets memory 1 x 1M 16-byte strings": 0.75,
 }
 
 
@@ -66,14 +72,17 @@ class Mode:
     hgetall_requests: int
     small_hashes: int  # hashes of 10 fields for the memory workload
     big_hash_fields: int  # fields of the one big hash for the memory workload
+    small_sets: int  # sets of 10 small integers for the memory workload
+    big_set_members: int  # members of the one big set for the memory workload
 
 
 MODES = {
     "full": Mode([1 << i for i in range(11)], 3, 100_000, 2_000_000, 1_000_000, 1000, 200_000, 10,
-                 50_000, 100_000, 1_000_000),
+                 50_000, 100_000, 1_000_000, 100_000, 1_000_000),
     "quick": Mode([1, 50, 256], 3, 100_000, 1_000_000, 1_000_000, 1000, 200_000, 10, 50_000,
-                  100_000, 1_000_000),
-    "smoke": Mode([1, 8], 1, 2_000, 20_000, 20_000, 100, 5_000, 0, 500, 1_000, 10_000),
+                  100_000, 1_000_000, 100_000, 1_000_000),
+    "smoke": Mode([1, 8], 1, 2_000, 20_000, 20_000, 100, 5_000, 0, 500, 1_000, 10_000, 1_000,
+                  10_000),
 }
 
 
@@ -401,6 +410,60 @@ class Harness:
                            elements=elements: self.load_memory(server, r, workload, path, keys,
                                                                elements))
 
+    def sets(self):
+        """Issue 13's set workloads: redis-benchmark's sadd and spop tests (one set of at most 64
+        members, a hashtable) at -c 50 and at -c 50 -P 16; SMEMBERS of a 1,000-member set at
+        -c 50; memory per member after loading 100,000 sets of 10 small integers (intsets) and one
+        set of 1,000,000 16-byte strings through redis-cli --pipe."""
+        for depth in (1, 16):
+            workload = "sets sadd/spop" + (f" -P{depth}" if depth > 1 else "")
+            requests = self.mode.requests if depth == 1 else self.mode.pipeline_requests
+
+            def body(server, r, depth=depth, requests=requests, workload=workload):
+                for test in ("sadd", "spop"):
+                    rps, p50, p99, cpu = run_benchmark(server, test, 50, requests,
+                                                       ["-P", str(depth)])
+                    self.samples.append(Sample(workload, test, 50, server.kind, r, requests,
+                                               rps, cpu, p50, p99))
+                    self.log(f"{workload} {test:4} {server.kind:9} round {r}: {rps:>11.0f} rps "
+                             f"{cpu:>8.0f} ns/req")
+            self.alternate(body)
+
+        def smembers(server, r):
+            server.command("SADD", "bigset", *(f"member:{i}" for i in range(1000)))
+            requests = self.mode.hgetall_requests
+            rps, p50, p99, cpu = run_benchmark_args(server, ["SMEMBERS", "bigset"], 50, requests)
+            self.samples.append(Sample("sets smembers 1000", "smembers", 50, server.kind, r,
+                                       requests, rps, cpu, p50, p99))
+            self.log(f"sets smembers 1000 {server.kind:9} round {r}: {rps:>11.0f} rps "
+                     f"{cpu:>8.0f} ns/req")
+        self.alternate(smembers)
+
+        small = self.mode.small_sets
+        big = self.mode.big_set_members
+        rng = random.Random(20261202)
+
+        def small_sets(f):
+            for i in range(small):
+                f.write(resp_command(["SADD", f"set:{i}"] +
+                                     [str(v) for v in rng.sample(range(1000), 10)]))
+
+        def big_set(f):
+            members = set()
+            while len(members) < big:
+                m = f"{rng.getrandbits(64):016x}"
+                if m not in members:
+                    members.add(m)
+                    f.write(resp_command(["SADD", "bigset", m]))
+
+        for workload, generate, keys, elements in (
+                ("sets memory 100k x 10 small integers", small_sets, small, small * 10),
+                ("sets memory 1 x 1M 16-byte strings", big_set, 1, big)):
+            path = self.resp_file(workload.replace(" ", "-") + ".resp", generate)
+            self.alternate(lambda server, r, workload=workload, path=path, keys=keys,
+                           elements=elements: self.load_memory(server, r, workload, path, keys,
+                                                               elements))
+
     def resp_file(self, name, generate):
         """A file of RESP commands written once per run by generate(file)."""
         path = os.path.join(self.work, name)
@@ -577,8 +640,10 @@ def other_target_rows(samples):
                 ratios = [s.extra[key] / redis_by_round[s.round].extra[key] for s in c.kv
                           if s.round in redis_by_round and redis_by_round[s.round].extra.get(key)]
                 if ratios:
-                    rows.append((f"{workload[len('hashes memory '):]} hash fields: memory per "
-                                 f"field, {label}", statistics.median(ratios), limit))
+                    name = (f"{workload[len('hashes memory '):]} hash fields: memory per field"
+                            if workload.startswith("hashes memory ")
+                            else f"{workload}: memory per element")
+                    rows.append((f"{name}, {label}", statistics.median(ratios), limit))
     for c in cells(samples):
         if c.workload.startswith("latency") and c.ratios("p99_ms"):
             rows.append((f"GET p99, {c.workload[len('latency '):]}",
@@ -690,10 +755,11 @@ def main():
     parser.add_argument("--rounds", type=int, default=0)
     parser.add_argument("--out", default=os.path.join(ROOT, "build", "bench-report"))
     parser.add_argument("--kvserver", default=os.path.join(ROOT, "build", "server", "kvserver"))
-    parser.add_argument("--only", default="matrix,pipeline,import,latency,threads,hashes")
+    parser.add_argument("--only", default="matrix,pipeline,import,latency,threads,hashes,sets")
     opts = parser.parse_args()
     opts.only = [w for w in opts.only.split(",") if w]
-    unknown = set(opts.only) - {"matrix", "pipeline", "import", "latency", "threads", "hashes"}
+    unknown = set(opts.only) - {"matrix", "pipeline", "import", "latency", "threads", "hashes",
+                                "sets"}
     if unknown:
         parser.error(f"unknown workloads: {', '.join(sorted(unknown))}")
     if MODES[opts.mode].long_seconds == 0 and "threads" in opts.only:

@@ -51,6 +51,23 @@ PARSER_ONLY = {
 }
 
 
+def resp(*args):
+    return b"*%d\r\n" % len(args) + b"".join(b"$%d\r\n%s\r\n" % (len(a), a) for a in args)
+
+
+# The set commands with their options, sent with --pipe.
+SET_COMMANDS = b"".join([
+    resp(b"SADD", b"s", b"1", b"2", b"3"), resp(b"SADD", b"t", b"2", b"x", b""),
+    resp(b"SREM", b"s", b"1"), resp(b"SMEMBERS", b"s"), resp(b"SISMEMBER", b"s", b"2"),
+    resp(b"SMISMEMBER", b"s", b"2", b"9"), resp(b"SCARD", b"t"), resp(b"SPOP", b"t", b"2"),
+    resp(b"SRANDMEMBER", b"s", b"-5"), resp(b"SMOVE", b"s", b"t", b"3"),
+    resp(b"SINTER", b"s", b"t"), resp(b"SINTERCARD", b"2", b"s", b"t", b"LIMIT", b"1"),
+    resp(b"SINTERSTORE", b"d", b"s", b"t"), resp(b"SUNION", b"s", b"t"),
+    resp(b"SUNIONSTORE", b"d", b"s", b"t"), resp(b"SDIFF", b"t", b"s"),
+    resp(b"SDIFFSTORE", b"d", b"t", b"s"), resp(b"SSCAN", b"t", b"0", b"MATCH", b"*", b"COUNT", b"10"),
+    resp(b"CONFIG", b"SET", b"set-max-intset-entries", b"4")])
+
+
 class RecordingProxy:
     """Accepts on a free loopback port, forwards to `upstream`, records client->server bytes."""
 
@@ -235,6 +252,7 @@ def capture(kvserver):
         sets = b"".join(b"*3\r\n$3\r\nSET\r\n$%d\r\nk%d\r\n$%d\r\nv%d\r\n"
                         % (len(str(i)) + 1, i, len(str(i)) + 1, i) for i in range(5))
         traffic("cli-pipe", cli + ["--pipe"], stdin=sets)
+        traffic("cli-sets", cli + ["--pipe"], stdin=SET_COMMANDS)
         with proxy.lock:
             return list(proxy.streams), words
     finally:
