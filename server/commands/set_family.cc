@@ -21,6 +21,7 @@
 #include "server/command_registry.h"
 #include "server/commands/families.h"
 #include "server/commands/lookup.h"
+#include "server/commands/reply_budget.h"
 #include "server/commands/scan_options.h"
 #include "server/errors.h"
 #include "server/strings.h"
@@ -31,11 +32,6 @@ namespace kv {
 namespace {
 
 constexpr std::string_view kMustBePositive = "value is out of range, must be positive";
-// Past this, a reply of random members with repetition (SRANDMEMBER with a huge negative count)
-// is dropped and the client closed, as Redis does once a client passes its output buffer limit;
-// this bound applies when no limit is configured, where Redis would grow without one.
-constexpr size_t kMaxUnlimitedReply = size_t{256} << 20;
-
 size_t MaxIntSetEntries(const CommandContext& ctx) {
   const int64_t v = ctx.server.config.set_max_intset_entries;
   return v < 0 ? 0 : std::min(static_cast<size_t>(v), Set::kIntSetEntriesCap);
@@ -307,25 +303,16 @@ void SPop(CommandContext& ctx) {
   ctx.CountChanges();
 }
 
-// SRANDMEMBER with a negative count: `count` members with repetition. A count whose reply would
-// pass the client's output buffer limit (or kMaxUnlimitedReply without one) stops there: the
-// reply is dropped and the client closed.
+// SRANDMEMBER with a negative count: `count` members with repetition, bounded by ReplyBudget
+// (a count of -(2^63-1) cannot be served; Redis would grow until out of memory).
 void ReplyRandomWithRepetition(CommandContext& ctx, const Set& set, uint64_t count) {
-  IoBuffer* out = ctx.reply.buffer();
-  const size_t start = out->size();
-  const uint64_t hard =
-      ctx.server.config.client_output_buffer_limit[static_cast<size_t>(ClientClass::kNormal)].hard;
-  const size_t limit = hard != 0 ? hard : kMaxUnlimitedReply;
+  ReplyBudget budget(ctx);
   auto random = RandomFn(ctx);
   IntText text;
   ctx.reply.ArrayHeader(count);
   for (uint64_t i = 0; i < count; ++i) {
     ctx.reply.Bulk(set.RandomMember(random, text));
-    if ((i & 1023) == 1023 && out->size() - start > limit) {
-      out->Truncate(start);
-      ctx.conn.close_after_reply = true;
-      return;
-    }
+    if (!budget.Continue()) return;
   }
 }
 
@@ -412,7 +399,6 @@ void Intersect(CommandContext& ctx, std::span<const std::string_view> keys, Inte
     }
   }
   if (sets.size() == 1 && mode == InterMode::kReply) {
-    // SMEMBERS.
     ctx.reply.SetHeader(sets[0]->size());
     sets[0]->ForEach([&](std::string_view m) { ctx.reply.Bulk(m); });
     return;
@@ -471,7 +457,14 @@ void Intersect(CommandContext& ctx, std::span<const std::string_view> keys, Inte
   }
 }
 
-void SMembers(CommandContext& ctx) { Intersect(ctx, ctx.args.subspan(1), InterMode::kReply); }
+// SINTER of one key, without its bookkeeping.
+void SMembers(CommandContext& ctx) {
+  Set* set;
+  if (!ReadAggregate<Set>(ctx, ctx.args[1], &set)) return;
+  if (set == nullptr) return ctx.reply.SetHeader(0);
+  ctx.reply.SetHeader(set->size());
+  set->ForEach([&](std::string_view m) { ctx.reply.Bulk(m); });
+}
 
 void SInter(CommandContext& ctx) { Intersect(ctx, ctx.args.subspan(1), InterMode::kReply); }
 
@@ -593,7 +586,7 @@ void SScan(CommandContext& ctx) {
   if (!ParseScanCursor(ctx, ctx.args[2], &cursor)) return;
   Set* set;
   if (!ReadAggregate<Set>(ctx, ctx.args[1], &set)) return;
-  if (set == nullptr) return ReplyScanHeader(ctx, 0, 0);
+  if (set == nullptr) return ReplyEmptyScan(ctx);
   ScanOptions options;
   if (!ParseScanOptions(ctx, 3, /*allow_type=*/false, &options)) return;
   if (set->is_intset()) {
