@@ -178,14 +178,15 @@ void StringHashSet::Reserve(size_t n) {
 }
 
 void StringHashSet::Rehash(size_t capacity) {
-  StringHashSet old(std::move(*this));
-  Allocate(capacity);
-  if (old.slots_ == nullptr) return;
-  for (size_t i = 0; i <= old.mask_; ++i) {
-    if (old.dist_[i] == 0) continue;
-    const uint64_t h = Hash(old.slots_[i].view());
-    InsertNew(std::move(old.slots_[i]), h);
+  // The new array first: if it cannot be had, the set stays as it was.
+  StringHashSet fresh;
+  fresh.Allocate(capacity);
+  for (size_t i = 0; i < this->capacity(); ++i) {
+    if (dist_[i] == 0) continue;
+    const uint64_t h = Hash(slots_[i].view());
+    fresh.InsertNew(std::move(slots_[i]), h);
   }
+  *this = std::move(fresh);
 }
 
 size_t StringHashSet::RandomSlot(absl::FunctionRef<uint64_t()> random) const {
