@@ -288,7 +288,13 @@ void SPopWithCount(CommandContext& ctx) {
     });
   }
   set->ForEach([&](std::string_view m) { ctx.reply.Bulk(m); });
-  value->SetAggregate(std::move(kept));
+  // Redis's dbOverwrite: the key keeps its TTL and access data; the old set goes to the lazy
+  // freer under lazyfree-lazy-server-del.
+  DetachedValue replacement;
+  replacement.aggregate = std::move(kept);
+  replacement.lru = value->lru();
+  Db& db = ctx.db();
+  db.Put(key, std::move(replacement), db.GetExpire(key));
 }
 
 void SPop(CommandContext& ctx) {
