@@ -6,8 +6,26 @@
 #include <cstring>
 #include <new>
 
+// LeakSanitizer finds a block by scanning memory for pointers into it. The short form keeps the
+// size in the pointer's top 16 bits, which hides the address from that scan (libFuzzer's
+// per-input leak check then reports live members as leaked), so sanitized builds always use the
+// long form, whose pointer only carries a low tag bit.
+#if defined(__SANITIZE_ADDRESS__)
+#define KV_LEAK_SCANNED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define KV_LEAK_SCANNED 1
+#endif
+#endif
+
 namespace kv {
 namespace {
+
+#ifdef KV_LEAK_SCANNED
+constexpr bool kShortForm = false;
+#else
+constexpr bool kShortForm = true;
+#endif
 
 void* Allocate(size_t n) {
   void* p = std::malloc(n);
@@ -24,7 +42,7 @@ PackedString::PackedString(std::string_view s) {
     if (n != 0) std::memcpy(reinterpret_cast<char*>(&word_) + 1, s.data(), n);
     return;
   }
-  if (n <= kMaxShort) {
+  if (kShortForm && n <= kMaxShort) {
     void* p = Allocate(n);
     const auto address = reinterpret_cast<uintptr_t>(p);
     if ((address & ~kAddressMask) == 0) {
