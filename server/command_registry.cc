@@ -58,6 +58,7 @@ CommandRegistry BuildCommandRegistry() {
   CommandRegistry registry;
   RegisterConnectionFamily(registry);
   RegisterStringFamily(registry);
+  RegisterListFamily(registry);
   RegisterBitmapFamily(registry);
   RegisterGenericFamily(registry);
   RegisterKeyspaceFamily(registry);

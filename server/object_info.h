@@ -1,11 +1,15 @@
 #pragma once
 
+#include <fmt/format.h>
+
 #include <climits>
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 #include "protocol/number.h"
 #include "server/config.h"
+#include "storage/list.h"
 #include "storage/value.h"
 
 namespace kv {
@@ -79,6 +83,17 @@ inline int64_t ObjectRefcount(const Config& config, const Value& v) {
     if (n >= 0 && n < 10000) return INT_MAX;
   }
   return 1;
+}
+
+// What DEBUG OBJECT adds after lru_seconds_idle for the value's encoding: for a quicklist, its
+// node count, elements per node, fill, whether compression is on and its bytes uncompressed.
+inline std::string DebugObjectExtras(const Value& v) {
+  if (v.type() != ValueType::kList) return {};
+  const QuickList& ql = v.As<List>().items();
+  return fmt::format(
+      " ql_nodes:{} ql_avg_node:{:.2f} ql_listpack_max:{} ql_compressed:{} ql_uncompressed_size:{}",
+      ql.node_count(), static_cast<double>(ql.size()) / static_cast<double>(ql.node_count()),
+      ql.fill(), ql.compress_depth() != 0 ? 1 : 0, ql.UncompressedBytes());
 }
 
 }  // namespace kv

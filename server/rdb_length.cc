@@ -7,6 +7,7 @@
 
 #include "protocol/number.h"
 #include "storage/hash.h"
+#include "storage/list.h"
 #include "storage/set.h"
 #include "storage/value.h"
 
@@ -19,6 +20,22 @@ size_t LenBytes(uint64_t len) {
   if (len < (1 << 14)) return 2;
   if (len <= UINT32_MAX) return 5;
   return 9;
+}
+
+// RDB_TYPE_LIST_QUICKLIST_2: the node count, then per node its container (1 plain, 2 packed) and
+// its bytes: a compressed node's LZF data as it is (rdbSaveLzfBlob), any other as a string.
+size_t RdbQuickListLength(const QuickList& ql) {
+  size_t n = LenBytes(ql.node_count());
+  ql.ForEachNode([&](const QuickList::NodeView& node) {
+    n += 1;
+    if (node.compressed) {
+      n +=
+          1 + LenBytes(node.stored.size()) + LenBytes(node.uncompressed_bytes) + node.stored.size();
+    } else {
+      n += RdbStringLength(node.stored);
+    }
+  });
+  return n;
 }
 
 }  // namespace
@@ -67,6 +84,8 @@ size_t RdbValueLength(const Value& v) {
       for (std::string_view m : *set.table()) n += RdbStringLength(m);
       return n;
     }
+    case ValueType::kList:
+      return RdbQuickListLength(v.As<List>().items());
     default:
       // Each aggregate type adds its RDB encoding's length here as it lands.
       return 0;

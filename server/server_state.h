@@ -66,6 +66,9 @@ struct ServerState {
   uint64_t dirty = 0;
   // DEBUG SET-ACTIVE-EXPIRE: whether the cron runs active expiry (lazy expiry always runs).
   bool active_expire_enabled = true;
+  // DEBUG QUICKLIST-PACKED-THRESHOLD: list elements of this many bytes or more get a quicklist
+  // node of their own (a global in Redis, applied to every list's next change).
+  size_t list_packed_threshold = size_t{1} << 30;
   // Faults armed by the embedding API or KVFAULT (enable-fault-injection).
   FaultInjector faults;
   // INFO commandstats and latencystats, indexed by CommandSpec::stats_slot (sized by the

@@ -1,6 +1,7 @@
 // DEBUG: the subcommands Redis's test suite and tools use that kvserver can honour (HELP, LOG,
-// OBJECT, SLEEP, SET-ACTIVE-EXPIRE). Every other subcommand gets Redis's unknown-subcommand error.
-// As in Redis 7, DEBUG is refused unless enable-debug-command allows the client.
+// OBJECT, SLEEP, SET-ACTIVE-EXPIRE, QUICKLIST-PACKED-THRESHOLD). Every other subcommand gets
+// Redis's unknown-subcommand error. As in Redis 7, DEBUG is refused unless enable-debug-command
+// allows the client.
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
@@ -56,9 +57,9 @@ void DebugObject(CommandContext& ctx) {
   const Value* v = db.Peek(ctx.args[2], ctx.now_ms);
   if (v == nullptr) return ctx.reply.Error(errors::kNoSuchKey);
   ctx.reply.SimpleString(fmt::format(
-      "Value at:{} refcount:{} encoding:{} serializedlength:{} lru:{} lru_seconds_idle:{}",
+      "Value at:{} refcount:{} encoding:{} serializedlength:{} lru:{} lru_seconds_idle:{}{}",
       static_cast<const void*>(v), ObjectRefcount(ctx.server.config, *v), EncodingName(*v),
-      RdbValueLength(*v), v->lru(), db.IdleSeconds(*v)));
+      RdbValueLength(*v), v->lru(), db.IdleSeconds(*v), DebugObjectExtras(*v)));
 }
 
 void Debug(CommandContext& ctx) {
@@ -77,8 +78,10 @@ void Debug(CommandContext& ctx) {
          "    Show low level info about `key` and associated value.", "SET-ACTIVE-EXPIRE <0|1>",
          "    Setting it to 0 disables expiring keys in background when they are not",
          "    accessed (otherwise the Redis behavior). Setting it to 1 reenables back the",
-         "    default.", "SLEEP <seconds>",
-         "    Stop the server for <seconds>. Decimals allowed."});
+         "    default.", "QUICKLIST-PACKED-THRESHOLD <size>",
+         "    Sets the threshold for elements to be inserted as plain vs packed nodes",
+         "    Default value is 1GB, allows values up to 4GB. Setting to 0 restores to default.",
+         "SLEEP <seconds>", "    Stop the server for <seconds>. Decimals allowed."});
   }
   if (argc == 3 && OptionIs(sub, "log")) {
     const std::string_view msg = ctx.args[2];
@@ -92,6 +95,16 @@ void Debug(CommandContext& ctx) {
     return ctx.reply.Ok();
   }
   if (argc == 3 && OptionIs(sub, "object")) return DebugObject(ctx);
+  if (argc == 3 && OptionIs(sub, "quicklist-packed-threshold")) {
+    // Redis's quicklistisSetPackedThreshold: 0 restores the default; up to 4 GB less 1 MB.
+    const std::optional<int64_t> bytes = ParseMemory(ctx.args[2]);
+    if (!bytes || *bytes < 0 || static_cast<uint64_t>(*bytes) > QuickList::kMaxPackedThreshold) {
+      return ctx.reply.Error("argument must be a memory value bigger than 1 and smaller than 4gb");
+    }
+    ctx.server.list_packed_threshold =
+        *bytes == 0 ? QuickList::kDefaultPackedThreshold : static_cast<size_t>(*bytes);
+    return ctx.reply.Ok();
+  }
   if (argc == 3 && OptionIs(sub, "set-active-expire")) {
     // Redis's atoi: a leading number, 0 when there is none.
     const std::string value(ctx.args[2].substr(0, ctx.args[2].find('\0')));

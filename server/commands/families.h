@@ -7,6 +7,7 @@ class CommandRegistry;
 // Each command family registers its table entries here; one family per file.
 void RegisterConnectionFamily(CommandRegistry& registry);
 void RegisterStringFamily(CommandRegistry& registry);
+void RegisterListFamily(CommandRegistry& registry);
 void RegisterBitmapFamily(CommandRegistry& registry);
 void RegisterGenericFamily(CommandRegistry& registry);
 void RegisterKeyspaceFamily(CommandRegistry& registry);
