@@ -417,7 +417,8 @@ void BlockingPop(CommandContext& ctx, std::span<const std::string_view> keys, En
                  std::string_view timeout_arg, long count) {
   int64_t deadline;
   if (!ParseBlockTimeout(ctx, timeout_arg, &deadline)) return;
-  const std::string_view ready[] = {ctx.blocked_key != nullptr ? *ctx.blocked_key : ""};
+  const std::string_view ready[] = {ctx.blocked_key != nullptr ? std::string_view(*ctx.blocked_key)
+                                                               : std::string_view()};
   const std::span<const std::string_view> candidates =
       ctx.blocked_key != nullptr ? std::span<const std::string_view>(ready) : keys;
   for (std::string_view key : candidates) {
