@@ -54,9 +54,10 @@ TEST(DebugFamilyTest, Subcommands) {
   EXPECT_EQ(h.Run({"DEBUG", "SET-ACTIVE-EXPIRE", "x"}), kOk);  // atoi: 0
   EXPECT_FALSE(h.state().active_expire_enabled);
   const std::string help = h.Run({"DEBUG", "HELP"});
-  EXPECT_EQ(help.substr(0, 5), "*13\r\n");
+  EXPECT_EQ(help.substr(0, 5), "*16\r\n");
   EXPECT_NE(help.find("+OBJECT <key>\r\n"), std::string::npos);
   EXPECT_NE(help.find("+SET-ACTIVE-EXPIRE <0|1>\r\n"), std::string::npos);
+  EXPECT_NE(help.find("+QUICKLIST-PACKED-THRESHOLD <size>\r\n"), std::string::npos);
 }
 
 TEST(DebugFamilyTest, UnsupportedSubcommandsGetAnError) {
