@@ -62,20 +62,21 @@ std::unique_ptr<BlockingController::Waiter> BlockingController::Detach(uint64_t 
 }
 
 void BlockingController::Finish(ServerState& state, Waiter& w, size_t reply_start, uint64_t ns,
-                                int64_t now_ms) {
-  // Redis's updateStatsOnUnblock: the call was counted when the command blocked; its time, its
-  // failure and its slow log entry count now.
+                                int64_t now_ms, Ending ending) {
+  // An error reply counts in INFO's error statistics however the wait ended.
   const IoBuffer* out = w.conn->block_sink->BlockedReply().buffer();
-  const bool failed = out->size() > reply_start && out->data()[reply_start] == '-';
-  if (failed) {
+  const bool error = out->size() > reply_start && out->data()[reply_start] == '-';
+  if (error) {
     ++state.stats.total_error_replies;
     state.error_stats.Record(
         std::string_view(out->data() + reply_start, out->size() - reply_start));
   }
+  // Redis's updateStatsOnUnblock: the call was counted when the command blocked; its time, its
+  // failure and its slow log entry count now. A timeout counts none of them.
   CommandStats& stats = state.command_stats[w.spec->stats_slot];
   stats.nanoseconds += ns;
-  stats.failed_calls += failed;
-  if (state.config.slowlog_log_slower_than >= 0) {
+  stats.failed_calls += ending == Ending::kUnblocked || (ending == Ending::kServed && error);
+  if (ending != Ending::kTimedOut && state.config.slowlog_log_slower_than >= 0) {
     std::vector<std::string_view> args(w.args.begin(), w.args.end());
     state.slowlog.Record(args, *w.conn, now_ms / 1000, static_cast<int64_t>(ns / 1000),
                          state.config.slowlog_log_slower_than,
@@ -118,14 +119,14 @@ void BlockingController::ServeReadyKeys(ServerState& state, int64_t now_ms) {
         serving_id_ = 0;
         if (reblocked_) continue;
         std::unique_ptr<Waiter> done = Detach(id);
-        Finish(state, *done, reply_start, ns, now_ms);
+        Finish(state, *done, reply_start, ns, now_ms, Ending::kServed);
       }
     }
   }
 }
 
 void BlockingController::EndWithReply(ServerState& state, uint64_t id, bool with_error,
-                                      int64_t now_ms) {
+                                      int64_t now_ms, Ending ending) {
   std::unique_ptr<Waiter> w = Detach(id);
   ReplyWriter& reply = w->conn->block_sink->BlockedReply();
   const size_t reply_start = reply.buffer()->size();
@@ -135,14 +136,14 @@ void BlockingController::EndWithReply(ServerState& state, uint64_t id, bool with
     // Redis's replyToBlockedClientTimedOut for lists, sorted sets and streams.
     reply.NullArray();
   }
-  Finish(state, *w, reply_start, 0, now_ms);
+  Finish(state, *w, reply_start, 0, now_ms, ending);
 }
 
 size_t BlockingController::ExpireTimeouts(ServerState& state, int64_t now_ms) {
   size_t n = 0;
   // Redis times a client out once its deadline is in the past (timeout < now).
   while (!deadlines_.empty() && deadlines_.begin()->first < now_ms) {
-    EndWithReply(state, deadlines_.begin()->second, false, now_ms);
+    EndWithReply(state, deadlines_.begin()->second, false, now_ms, Ending::kTimedOut);
     ++n;
   }
   return n;
@@ -150,7 +151,7 @@ size_t BlockingController::ExpireTimeouts(ServerState& state, int64_t now_ms) {
 
 bool BlockingController::Unblock(ServerState& state, uint64_t id, bool with_error, int64_t now_ms) {
   if (!clients_.contains(id)) return false;
-  EndWithReply(state, id, with_error, now_ms);
+  EndWithReply(state, id, with_error, now_ms, Ending::kUnblocked);
   return true;
 }
 

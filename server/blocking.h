@@ -104,14 +104,23 @@ class BlockingController {
     std::vector<std::pair<const DbKey*, std::list<uint64_t>::iterator>> places;
   };
 
+  // How a wait ended, which decides what Redis 7.0 counts for it.
+  enum class Ending {
+    kServed,     // updateStatsOnUnblock: time, failure if the reply is an error, slow log
+    kUnblocked,  // CLIENT UNBLOCK: the same, and Redis passes had_errors = 1 whatever the reply
+    kTimedOut,   // checkBlockedClientTimeout: no statistics at all
+  };
+
   void MarkReady(size_t db, std::string_view key);
   // Ends a wait: removes the client from every queue and the deadlines.
   std::unique_ptr<Waiter> Detach(uint64_t id);
-  // After the blocked command replied: its statistics as Redis's updateStatsOnUnblock, then the
-  // connection goes on.
-  void Finish(ServerState& state, Waiter& w, size_t reply_start, uint64_t ns, int64_t now_ms);
+  // After the blocked command replied: its statistics as Redis counts them for `ending`, then
+  // the connection goes on.
+  void Finish(ServerState& state, Waiter& w, size_t reply_start, uint64_t ns, int64_t now_ms,
+              Ending ending);
   // Replies to a client whose wait ended without being served.
-  void EndWithReply(ServerState& state, uint64_t id, bool with_error, int64_t now_ms);
+  void EndWithReply(ServerState& state, uint64_t id, bool with_error, int64_t now_ms,
+                    Ending ending);
 
   absl::flat_hash_map<uint64_t, std::unique_ptr<Waiter>> clients_;  // by client id
   // Per key, the ids of the clients waiting on it, first blocked first. Nodes stay where they

@@ -391,8 +391,12 @@ void Server::ArmBlockTimer() {
     block_timer_.cancel();
     return;
   }
-  // Redis times a client out once its deadline is in the past: 1 ms after it.
-  const int64_t wait_ms = std::max<int64_t>(0, next - state_.clock->NowMs() + 1);
+  // Redis times a client out once its deadline is in the past: 1 ms after it. A deadline far
+  // away (a timeout of years, or past the end of time) is waited for a day at a time: the timer's
+  // nanoseconds would overflow, and the timer fired at once, over and over.
+  constexpr int64_t kMaxWaitMs = 24 * 3600 * 1000;
+  const int64_t wait_ms =
+      std::max<int64_t>(0, std::min(next - state_.clock->NowMs(), kMaxWaitMs) + 1);
   block_timer_.expires_after(std::chrono::milliseconds(wait_ms));
   block_timer_.async_wait([this](const boost::system::error_code& ec) {
     if (ec || stopping_) return;

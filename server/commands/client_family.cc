@@ -358,6 +358,10 @@ void ClientUnblock(CommandContext& ctx) {
       *id > 0 &&
       ctx.server.blocking.Unblock(ctx.server, static_cast<uint64_t>(*id), with_error, ctx.now_ms);
   if (unblocked && ctx.server.blocking_deadlines_changed) ctx.server.blocking_deadlines_changed();
+  // Redis counts a command as failed when an error reply was made while it ran, to anyone: the
+  // UNBLOCKED error sent to the other client makes this CLIENT UNBLOCK a failed call.
+  if (unblocked && with_error)
+    ++ctx.server.command_stats[ctx.conn.last_cmd->stats_slot].failed_calls;
   ctx.reply.Integer(unblocked ? 1 : 0);
 }
 

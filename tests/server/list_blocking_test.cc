@@ -236,6 +236,23 @@ TEST_F(ListBlockingTest, ClientUnblockTimeoutOrError) {
   EXPECT_EQ(h.state().blocking.waited_keys(), 0u);
   EXPECT_EQ(h.Run({"LPUSH", "k", "x"}), Int(1));
   EXPECT_EQ(c.TakeOutput(), "");
+  // Redis 7.0 counts an unblocked command as failed either way, and CLIENT UNBLOCK ERROR as a
+  // failed call too (an error reply was made while it ran); a timeout counts nothing.
+  auto counts = [&](const std::string& name) {
+    const std::string stats = h.Run({"INFO", "commandstats"});
+    const size_t at = stats.find("cmdstat_" + name + ":");
+    if (at == std::string::npos) return std::string("<none>");
+    const std::string line = stats.substr(at, stats.find("\r\n", at) - at);
+    const size_t calls = line.find("calls=");
+    return line.substr(calls, line.find(",usec") - calls) + line.substr(line.find(",rejected"));
+  };
+  EXPECT_EQ(counts("blpop"), "calls=1,rejected_calls=0,failed_calls=1");
+  EXPECT_EQ(counts("brpoplpush"), "calls=1,rejected_calls=0,failed_calls=1");
+  EXPECT_EQ(counts("client|unblock"), "calls=3,rejected_calls=0,failed_calls=1");
+  EXPECT_EQ(c.Run({"BLPOP", "k2", "0.001"}), "");
+  h.AdvanceClock(2);
+  EXPECT_EQ(c.TakeOutput(), kNullArray);
+  EXPECT_EQ(counts("blpop"), "calls=2,rejected_calls=0,failed_calls=1");
 }
 
 TEST_F(ListBlockingTest, DisconnectLeavesNothingBehind) {
