@@ -222,13 +222,12 @@ def capture(kvserver):
             time.sleep(0.2)  # the proxy's last bytes
 
         bench = ["redis-benchmark", "-p", p, "-c", "1", "-q", "-r", "1000"]
-        # Every test kvserver supports, then the others (lists, sets, hashes, sorted sets): each
-        # of those ends at its first reply, an unknown-command error, after one request.
-        supported = "ping_inline,ping_mbulk,set,get,incr,mset"
+        # Every test kvserver supports, then the others (sets, hashes, sorted sets): each of those
+        # ends at its first reply, an unknown-command error, after one request.
+        supported = "ping_inline,ping_mbulk,set,get,incr,mset,lpush,rpush,lpop,rpop,lrange_100"
         traffic("benchmark", bench + ["-t", supported, "-n", "30"])
         traffic("benchmark-P16", bench + ["-t", supported, "-n", "64", "-P", "16"])
-        for test in ["lpush", "rpush", "lpop", "rpop", "sadd", "hset", "spop", "zadd", "zpopmin",
-                     "lrange_100"]:
+        for test in ["sadd", "hset", "spop", "zadd", "zpopmin"]:
             traffic("benchmark-" + test, bench + ["-t", test, "-n", "1"], check=False)
         traffic("benchmark-d100", bench + ["-t", "set,get,mset", "-n", "10", "-d", "100"])
         cli = ["redis-cli", "-p", p]
@@ -244,7 +243,18 @@ def capture(kvserver):
                 ["scan", "0", "MATCH", "key:*", "COUNT", "10"], ["keys", "*"], ["type", "key:1"],
                 ["object", "encoding", "counter"], ["rename", "r", "r2"], ["copy", "r2", "r3"],
                 ["client", "setname", "fuzz"], ["client", "list"], ["config", "get", "maxmemory"],
-                ["info", "keyspace"], ["command", "docs", "get"], ["dbsize"], ["ping"]]):
+                ["info", "keyspace"], ["command", "docs", "get"], ["dbsize"], ["ping"],
+                ["rpush", "list", "a", "b", "c", "1", "2"], ["lpush", "list", "z"],
+                ["lrange", "list", "0", "-1"], ["lindex", "list", "-1"], ["lset", "list", "0", "y"],
+                ["linsert", "list", "BEFORE", "b", "x"], ["lrem", "list", "1", "x"],
+                ["ltrim", "list", "0", "10"], ["lpos", "list", "a", "RANK", "-1", "COUNT", "0",
+                                                "MAXLEN", "5"],
+                ["lmove", "list", "other", "LEFT", "RIGHT"], ["rpoplpush", "other", "list"],
+                ["lmpop", "2", "none", "list", "RIGHT", "COUNT", "2"], ["lpop", "list", "2"],
+                ["blpop", "none", "list", "0.01"], ["brpop", "none", "0.01"],
+                ["blmove", "none", "list", "RIGHT", "LEFT", "0.01"],
+                ["blmpop", "0.01", "1", "list", "LEFT", "COUNT", "1"], ["llen", "list"],
+                ["debug", "object", "list"]]):
             traffic("cli", cli + cmd)
         traffic("cli-select", cli + ["-n", "3", "set", "k", "v"])
         traffic("cli-resp3", cli + ["-3", "hgetall", "nohash"])
