@@ -8,7 +8,7 @@ process's CPU time per request (summed over all its threads from /proc/PID/task/
 nanoseconds), then writes a Markdown report, the raw measurements as CSV and PNG charts (gnuplot).
 
 Usage: bench/harness.py [--mode full|quick|smoke] [--rounds N] [--out DIR] [--only a,b,...]
-Workloads (--only): matrix, pipeline, import, latency, threads, hashes, sets.
+Workloads (--only): matrix, pipeline, import, latency, threads, hashes, sets, lists.
 """
 
 import argparse
@@ -47,6 +47,10 @@ TARGETS = {
     "sets sadd/spop": (1.0, 0.9),
     "sets sadd/spop -P16": (1.1, 0.75),
     "sets smembers 1000": (1.0, math.inf),
+    # Issue 13's list targets: redis-benchmark's list tests, LRANGE 0 999 by throughput only.
+    "lists -c50": (1.0, 0.9),
+    "lists -P16": (1.1, 0.75),
+    "lists lrange 1000": (1.0, math.inf),
 }
 
 # Issue 13's memory targets: growth per element (field) after a load through redis-cli --pipe,
@@ -56,6 +60,7 @@ MEMORY_TARGETS = {
     "hashes memory 1 x 1M": 0.75,
     "sets memory 100k x 10 small integers": 1.0,
     "sets memory 1 x 1M 16-byte strings": 0.75,
+    "lists memory 1 x 1M 10-byte elements": 1.0,
 }
 
 
@@ -74,15 +79,17 @@ class Mode:
     big_hash_fields: int  # fields of the one big hash for the memory workload
     small_sets: int  # sets of 10 small integers for the memory workload
     big_set_members: int  # members of the one big set for the memory workload
+    list_requests: int  # per redis-benchmark list test
+    big_list_elements: int  # elements of the one big list for the memory workload
 
 
 MODES = {
     "full": Mode([1 << i for i in range(11)], 3, 100_000, 2_000_000, 1_000_000, 1000, 200_000, 10,
-                 50_000, 100_000, 1_000_000, 100_000, 1_000_000),
+                 50_000, 100_000, 1_000_000, 100_000, 1_000_000, 200_000, 1_000_000),
     "quick": Mode([1, 50, 256], 3, 100_000, 1_000_000, 1_000_000, 1000, 200_000, 10, 50_000,
-                  100_000, 1_000_000, 100_000, 1_000_000),
+                  100_000, 1_000_000, 100_000, 1_000_000, 200_000, 1_000_000),
     "smoke": Mode([1, 8], 1, 2_000, 20_000, 20_000, 100, 5_000, 0, 500, 1_000, 10_000, 1_000,
-                  10_000),
+                  10_000, 2_000, 20_000),
 }
 
 
@@ -464,6 +471,58 @@ class Harness:
                            elements=elements: self.load_memory(server, r, workload, path, keys,
                                                                elements))
 
+    def lists(self):
+        """Issue 13's list workloads: redis-benchmark's lpush, rpush, lpop, rpop and
+        lrange_100/300/600 tests as it runs them (3-byte values, one list "mylist") at -c 50 and
+        at -c 50 -P 16; LRANGE 0 999 of a 1,000-element list at -c 50; memory per element after
+        loading one list of 1,000,000 10-byte strings through redis-cli --pipe."""
+        requests = self.mode.list_requests
+
+        def record(server, r, workload, test, result):
+            rps, p50, p99, cpu = result
+            self.samples.append(Sample(workload, test, 50, server.kind, r, requests, rps, cpu,
+                                       p50, p99))
+            self.log(f"{workload} {test:10} {server.kind:9} round {r}: {rps:>11.0f} rps "
+                     f"{cpu:>8.0f} ns/req")
+
+        def fill(server, n):
+            # The list redis-benchmark's LRANGE tests make first ("xxx" elements), made here so
+            # that its pushes stay out of the LRANGE measurement.
+            server.command("DEL", "mylist")
+            run_benchmark(server, "lpush", 50, n, data_args=())
+
+        for depth in (1, 16):
+            workload = "lists -c50" if depth == 1 else f"lists -P{depth}"
+
+            def body(server, r, depth=depth, workload=workload):
+                # redis-benchmark's order: the pops take what the pushes added.
+                for test in ("lpush", "rpush", "lpop", "rpop"):
+                    record(server, r, workload, test,
+                           run_benchmark(server, test, 50, requests, ["-P", str(depth)],
+                                         data_args=()))
+                fill(server, 600)
+                for test, last in (("lrange_100", 99), ("lrange_300", 299), ("lrange_600", 599)):
+                    record(server, r, workload, test,
+                           run_benchmark_args(server, ["LRANGE", "mylist", "0", str(last)], 50,
+                                              requests, ["-P", str(depth)]))
+            self.alternate(body)
+
+        def lrange_1000(server, r):
+            fill(server, 1000)
+            record(server, r, "lists lrange 1000", "lrange",
+                   run_benchmark_args(server, ["LRANGE", "mylist", "0", "999"], 50, requests))
+        self.alternate(lrange_1000)
+
+        n = self.mode.big_list_elements
+
+        def big_list(f):
+            for i in range(n):
+                f.write(resp_command(["RPUSH", "biglist", f"v{i:09d}"]))
+
+        workload = "lists memory 1 x 1M 10-byte elements"
+        path = self.resp_file("lists-memory.resp", big_list)
+        self.alternate(lambda server, r: self.load_memory(server, r, workload, path, 1, n))
+
     def resp_file(self, name, generate):
         """A file of RESP commands written once per run by generate(file)."""
         path = os.path.join(self.work, name)
@@ -755,11 +814,12 @@ def main():
     parser.add_argument("--rounds", type=int, default=0)
     parser.add_argument("--out", default=os.path.join(ROOT, "build", "bench-report"))
     parser.add_argument("--kvserver", default=os.path.join(ROOT, "build", "server", "kvserver"))
-    parser.add_argument("--only", default="matrix,pipeline,import,latency,threads,hashes,sets")
+    parser.add_argument("--only",
+                        default="matrix,pipeline,import,latency,threads,hashes,sets,lists")
     opts = parser.parse_args()
     opts.only = [w for w in opts.only.split(",") if w]
     unknown = set(opts.only) - {"matrix", "pipeline", "import", "latency", "threads", "hashes",
-                                "sets"}
+                                "sets", "lists"}
     if unknown:
         parser.error(f"unknown workloads: {', '.join(sorted(unknown))}")
     if MODES[opts.mode].long_seconds == 0 and "threads" in opts.only:
