@@ -44,23 +44,55 @@ uint8_t* CopyBytes(const void* src, size_t n) {
 
 // A node holds its elements as a ListPack (packed) or one element's bytes (plain); either may be
 // LZF-compressed into `blob` instead. `sz` is always the uncompressed size, as Redis's node->sz.
+// 40 bytes: the list pack and the blob share a word.
 struct QuickList::Node {
+  Node() { new (&lp) ListPack(); }
+  ~Node() { ReleaseStorage(); }
+  Node(const Node&) = delete;
+  Node& operator=(const Node&) = delete;
+
+  bool holds_list_pack() const { return !compressed && !plain; }
+  // Makes `b` the node's bytes (LZF data or a plain element), freeing what it held.
+  void TakeBlob(uint8_t* b, bool is_compressed, bool is_plain) {
+    ReleaseStorage();
+    blob = b;
+    compressed = is_compressed;
+    plain = is_plain;
+  }
+  // Makes `l` the node's elements, freeing what it held: an uncompressed packed node.
+  void TakeListPack(ListPack l) {
+    ReleaseStorage();
+    new (&lp) ListPack(std::move(l));
+    compressed = false;
+    plain = false;
+  }
+  std::string_view plain_view() const { return {reinterpret_cast<const char*>(blob), sz}; }
+  void ReleaseStorage() {
+    if (holds_list_pack()) {
+      lp.~ListPack();
+    } else {
+      std::free(blob);
+    }
+  }
+
   Node* prev = nullptr;
   Node* next = nullptr;
-  ListPack lp;              // a packed node's elements, while not compressed
-  uint8_t* blob = nullptr;  // a compressed node's LZF data, or a plain node's element
+  union {
+    ListPack lp;    // a packed node's elements, while not compressed
+    uint8_t* blob;  // a compressed node's LZF data, or a plain node's element
+  };
   size_t sz = 0;
   uint32_t blob_size = 0;  // the LZF data's bytes, when compressed
   uint16_t count = 0;
-  bool compressed = false;
-  bool plain = false;
+  bool compressed : 1 = false;
+  bool plain : 1 = false;
   // Decompressed by an iterator for use, to be compressed again when it is done with it.
-  bool recompress = false;
+  bool recompress : 1 = false;
   // Kept uncompressed for the duration of a replace (quicklistReplaceEntry).
-  bool dont_compress = false;
-
-  std::string_view plain_view() const { return {reinterpret_cast<const char*>(blob), sz}; }
+  bool dont_compress : 1 = false;
 };
+
+static_assert(sizeof(ListPack) == sizeof(uint8_t*));
 
 QuickList::QuickList(int fill, int compress_depth, size_t packed_threshold)
     : fill_(static_cast<int16_t>(std::clamp(fill, kFillMin, kFillMax))),
@@ -95,27 +127,22 @@ QuickList::~QuickList() {
 
 QuickList::Node* QuickList::NewNode() { return new Node(); }
 
-void QuickList::FreeNode(Node* n) {
-  if (n->compressed || n->plain) std::free(n->blob);
-  delete n;
-}
+void QuickList::FreeNode(Node* n) { delete n; }
 
 QuickList QuickList::Clone() const {
   QuickList copy(fill_, compress_, packed_threshold_);
   for (const Node* cur = head_; cur != nullptr; cur = cur->next) {
     Node* n = NewNode();
     if (cur->compressed) {
-      n->blob = CopyBytes(cur->blob, cur->blob_size);
+      n->TakeBlob(CopyBytes(cur->blob, cur->blob_size), true, cur->plain);
       n->blob_size = cur->blob_size;
     } else if (cur->plain) {
-      n->blob = CopyBytes(cur->blob, cur->sz);
+      n->TakeBlob(CopyBytes(cur->blob, cur->sz), false, true);
     } else {
       n->lp = cur->lp.Clone();
     }
     n->count = cur->count;
     n->sz = cur->sz;
-    n->compressed = cur->compressed;
-    n->plain = cur->plain;
     copy.count_ += n->count;
     copy.InsertNode(copy.tail_, n, true);
   }
@@ -139,14 +166,8 @@ bool QuickList::CompressNode(Node* n) {
     return false;
   }
   if (void* shrunk = std::realloc(out, csz)) out = static_cast<uint8_t*>(shrunk);
-  if (n->plain) {
-    std::free(n->blob);
-  } else {
-    n->lp = ListPack();
-  }
-  n->blob = out;
+  n->TakeBlob(out, true, n->plain);
   n->blob_size = csz;
-  n->compressed = true;
   return true;
 }
 
@@ -158,19 +179,16 @@ void QuickList::DecompressNode(Node* n) {
     // Our own LZF data: it always decompresses to its size.
     std::abort();
   }
-  std::free(n->blob);
   n->blob_size = 0;
   if (n->plain) {
-    n->blob = raw;
+    n->TakeBlob(raw, false, true);
   } else {
-    n->blob = nullptr;
     std::optional<ListPack> lp = ListPack::FromBytes(
         std::string_view(reinterpret_cast<const char*>(raw), n->sz), /*deep=*/false);
     std::free(raw);
     if (!lp) std::abort();
-    n->lp = std::move(*lp);
+    n->TakeListPack(std::move(*lp));
   }
-  n->compressed = false;
 }
 
 void QuickList::DecompressForUse(Node* n) {
@@ -296,8 +314,7 @@ bool QuickList::AllowMerge(const Node* a, const Node* b) const {
 
 QuickList::Node* QuickList::NewPlainNode(std::string_view s) {
   Node* n = NewNode();
-  n->blob = CopyBytes(s.data(), s.size());
-  n->plain = true;
+  n->TakeBlob(CopyBytes(s.data(), s.size()), false, true);
   n->sz = s.size();
   n->count = 1;
   return n;
@@ -578,8 +595,7 @@ void QuickList::ReplaceEntry(Node* node, ListPack::Pos pos, long offset, std::st
     Compress(node);
   } else if (node->plain) {
     if (IsLarge(s.size())) {
-      std::free(node->blob);
-      node->blob = CopyBytes(s.data(), s.size());
+      node->TakeBlob(CopyBytes(s.data(), s.size()), false, true);
       node->sz = s.size();
       Compress(node);
     } else {
