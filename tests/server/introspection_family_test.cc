@@ -260,7 +260,8 @@ TEST_F(IntrospectionTest, EveryCommandHasSaneKeyPositions) {
     // command whose keys follow a count (SINTERCARD) has one though its first key is 0.
     const bool two_specs = full == "bitop" || full == "copy" || full == "rename" ||
                            full == "renamenx" || full == "smove" || full == "sinterstore" ||
-                           full == "sunionstore" || full == "sdiffstore";
+                           full == "sunionstore" || full == "sdiffstore" || full == "rpoplpush" ||
+                           full == "lmove" || full == "brpoplpush" || full == "blmove";
     const bool keynum = (spec->flags & kCmdMovableKeys) != 0;
     EXPECT_EQ(info.elems[8].elems.size(), keynum                 ? 1u
                                           : spec->first_key == 0 ? 0u
