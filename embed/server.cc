@@ -126,7 +126,7 @@ struct Server::Impl final : ClockListener {
     for (const auto& [name, value] : options.directives_) {
       text += name + " " + kv::QuoteConfigArg(value) + "\n";
     }
-    if (auto err = kv::ApplyConfigText(text, "kvserver::Options", &config)) throw Error(*err);
+    if (auto err = kv::ApplyConfigText(text, &config)) throw Error(err->Short());
     server = std::make_unique<kv::Server>(std::move(config), nullptr,
                                           clock ? &clock->state_->clock : nullptr);
     if (clock) clock->state_->Attach(this);

@@ -45,6 +45,15 @@ const CommandSpec* CommandRegistry::FindSubcommand(const CommandSpec& parent,
   return nullptr;
 }
 
+bool CommandRegistry::Rename(std::string_view from, std::string_view to) {
+  auto node = commands_.extract(std::string(kv::ToLower(from)));
+  if (node.empty()) return false;
+  if (to.empty()) return true;
+  node.key() = kv::ToLower(to);
+  commands_.insert(std::move(node));
+  return true;
+}
+
 std::vector<const CommandSpec*> CommandRegistry::All() const {
   std::vector<const CommandSpec*> all;
   all.reserve(commands_.size());
@@ -54,7 +63,8 @@ std::vector<const CommandSpec*> CommandRegistry::All() const {
   return all;
 }
 
-CommandRegistry BuildCommandRegistry() {
+CommandRegistry BuildCommandRegistry(
+    const std::vector<std::pair<std::string, std::string>>& renamed) {
   CommandRegistry registry;
   RegisterConnectionFamily(registry);
   RegisterStringFamily(registry);
@@ -74,6 +84,7 @@ CommandRegistry BuildCommandRegistry() {
   RegisterLatencyFamily(registry);
   RegisterHashFamily(registry);
   RegisterSetFamily(registry);
+  for (const auto& [from, to] : renamed) registry.Rename(from, to);
   return registry;
 }
 

@@ -2,6 +2,7 @@
 
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
@@ -22,6 +23,9 @@ class CommandRegistry {
   size_t size() const { return commands_.size(); }
   // How many commands and subcommands have a stats slot (CommandSpec::stats_slot).
   size_t stats_slots() const { return stats_slots_; }
+  // rename-command: `from` (any case) is known as `to` from now on (its COMMAND entries keep
+  // the original name, as Redis's); an empty `to` removes it. False when `from` is unknown.
+  bool Rename(std::string_view from, std::string_view to);
   // All commands, sorted by name so that COMMAND's output is stable.
   std::vector<const CommandSpec*> All() const;
 
@@ -30,7 +34,9 @@ class CommandRegistry {
   size_t stats_slots_ = 0;
 };
 
-// Builds the table of every command family.
-CommandRegistry BuildCommandRegistry();
+// Builds the table of every command family, with the configuration's rename-command lines
+// applied in order.
+CommandRegistry BuildCommandRegistry(
+    const std::vector<std::pair<std::string, std::string>>& renamed = {});
 
 }  // namespace kv

@@ -1,19 +1,28 @@
 // kvserver: a Redis-compatible in-memory key-value server.
 // Usage: kvserver [config-file] [--directive value ...]
+//
+// Start-up follows redis-server's main(): configuration (a bad one is reported as Redis reports
+// it, exit status 1), supervision, daemonize, the start-up lines, the listeners, the pid file,
+// the banner or "Running mode=...", "Server initialized", the system warnings, "Ready to accept
+// connections"; shutdown logs Redis's sequence and removes the pid file.
 
-#include <spdlog/pattern_formatter.h>
-#include <spdlog/sinks/basic_file_sink.h>
-#include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #include <boost/asio/signal_set.hpp>
 #include <csignal>
 #include <cstdio>
-#include <iostream>
+#include <ctime>
 
 #include "server/allocator.h"
+#include "server/banner.h"
 #include "server/config.h"
+#include "server/crash_log.h"
+#include "server/daemon.h"
+#include "server/logging.h"
+#include "server/proc_title.h"
+#include "server/system_checks.h"
 #ifdef KV_COUNTING_MALLOC
 #include "server/counting_malloc.h"
 #endif
@@ -23,7 +32,8 @@
 namespace {
 
 constexpr char kUsage[] =
-    "Usage: kvserver [/path/to/kvserver.conf] [options]\n"
+    "Usage: kvserver [/path/to/kvserver.conf] [options] [-]\n"
+    "       kvserver - (read config from stdin)\n"
     "       kvserver -v or --version\n"
     "       kvserver -h or --help\n"
     "\n"
@@ -31,42 +41,32 @@ constexpr char kUsage[] =
     "       kvserver --port 6380\n"
     "       kvserver /etc/kvserver.conf --loglevel verbose\n"
     "       kvserver --port 7777 --bind 127.0.0.1 ::1 --unixsocket /tmp/kv.sock\n"
+    "       echo 'maxmemory 128mb' | kvserver -\n"
     "\n"
     "Every directive is documented in conf/kvserver.conf.\n";
 
-// Redis's level marks: '.' debug, '-' verbose, '*' notice, '#' warning.
-class LevelMark final : public spdlog::custom_flag_formatter {
- public:
-  void format(const spdlog::details::log_msg& msg, const std::tm&,
-              spdlog::memory_buf_t& dest) override {
-    char mark = '*';
-    if (msg.level <= spdlog::level::trace) {
-      mark = '.';
-    } else if (msg.level == spdlog::level::debug) {
-      mark = '-';
-    } else if (msg.level >= spdlog::level::warn) {
-      mark = '#';
-    }
-    dest.push_back(mark);
-  }
-  std::unique_ptr<custom_flag_formatter> clone() const override {
-    return std::make_unique<LevelMark>();
-  }
-};
+// Redis's serverLog line for the errors it logs before any configuration is read (a config
+// file that cannot be opened): "pid:C date # message" on standard output.
+void LogBeforeConfig(const std::string& message) {
+  timeval tv{};
+  ::gettimeofday(&tv, nullptr);
+  std::tm tm{};
+  const time_t secs = tv.tv_sec;
+  ::localtime_r(&secs, &tm);
+  char date[64];
+  std::strftime(date, sizeof(date), "%d %b %Y %H:%M:%S", &tm);
+  std::printf("%d:C %s.%03d # %s\n", static_cast<int>(::getpid()), date,
+              static_cast<int>(tv.tv_usec / 1000), message.c_str());
+  std::fflush(stdout);
+}
 
-std::shared_ptr<spdlog::logger> MakeLogger(const kv::Config& config) {
-  std::shared_ptr<spdlog::logger> logger;
-  if (config.logfile.empty()) {
-    logger = spdlog::stdout_logger_mt("kvserver");
-  } else {
-    logger = spdlog::basic_logger_mt("kvserver", config.logfile);
-  }
-  // Redis's layout: "pid:M 30 Nov 2026 04:07:29.123 * message".
-  auto formatter = std::make_unique<spdlog::pattern_formatter>();
-  formatter->add_flag<LevelMark>('*').set_pattern("%P:M %d %b %Y %H:%M:%S.%e %* %v");
-  logger->set_formatter(std::move(formatter));
-  logger->flush_on(spdlog::level::trace);
-  return logger;
+std::string PidFilePath(const kv::Config& config) {
+  return config.pidfile.empty() ? "/var/run/redis.pid" : config.pidfile;  // Redis's default
+}
+
+void SetProcTitle(const kv::Config& config, int port) {
+  if (!config.set_proc_title) return;
+  if (auto title = kv::ExpandProcTitle(config, {port})) kv::ProcTitle::Set(*title);
 }
 
 }  // namespace
@@ -75,6 +75,7 @@ int main(int argc, char** argv) {
   // SIGPIPE would kill the process when a client vanishes mid-write, or when whoever reads the
   // log on stdout goes away, even during startup.
   std::signal(SIGPIPE, SIG_IGN);
+  kv::ProcTitle::Init(argc, argv);
 #ifdef KV_COUNTING_MALLOC
   kv::SetAllocatorProbe({kv::CountingMallocName(), &kv::CountedAllocatedBytes});
 #endif
@@ -88,51 +89,124 @@ int main(int argc, char** argv) {
       std::fputs(kUsage, stdout);
       return 0;
     case kv::CommandLine::Action::kError:
-      std::fprintf(stderr, "%s\n", cmdline.error.c_str());
+      if (cmdline.error->cannot_open_file) {
+        LogBeforeConfig(cmdline.error->reason);
+      } else {
+        std::fputs(cmdline.error->Fatal().c_str(), stderr);
+      }
       return 1;
     case kv::CommandLine::Action::kRun:
       break;
   }
-
-  std::shared_ptr<spdlog::logger> log;
-  try {
-    log = MakeLogger(cmdline.config);
-  } catch (const spdlog::spdlog_ex& e) {
-    std::fprintf(stderr, "Can't open the log file: %s\n", e.what());
+  const kv::Config& config = cmdline.config;
+  if (auto err = kv::CheckLoadedConfig(config)) {
+    std::fputs(err->Fatal().c_str(), stderr);
     return 1;
   }
-  // The server applies the configured log level to the logger.
-  kv::Server server(cmdline.config, log);
-  log->info("kvserver is starting");
-  log->info("kvserver version={}, redis-compat={}, bits={}, pid={}", kv::kKvserverVersion,
-            kv::kRedisCompatVersion, sizeof(void*) * 8, getpid());
-  if (cmdline.config.config_file.empty()) {
-    log->info("No config file specified, using the default config");
+
+  kv::ProcessLog plog(config);
+  spdlog::logger& log = *plog.logger();
+  if (cmdline.config_from_stdin) log.warn("Reading config from stdin");
+  const kv::SupervisedMode supervised = kv::SetUpSupervision(config.supervised, log);
+  const bool background = config.daemonize && supervised == kv::SupervisedMode::kNone;
+  if (background) kv::Daemonize();
+
+  log.warn("oO0OoO0OoO0Oo Redis is starting oO0OoO0OoO0Oo");
+  log.warn("Redis version={}, bits={}, commit=00000000, modified=0, pid={}, just started",
+           kv::kRedisCompatVersion, sizeof(long) * 8, ::getpid());
+  log.info("kvserver version={}, redis-compat={}", kv::kKvserverVersion, kv::kRedisCompatVersion);
+  if (argc == 1) {
+    log.warn(
+        "Warning: no config file specified, using the default config. In order to specify a "
+        "config file use {} /path/to/redis.conf",
+        kv::ProcTitle::ProgramName());
   } else {
-    log->info("Configuration loaded from {}", cmdline.config.config_file);
+    log.warn("Configuration loaded");
   }
+  kv::SetCrashLog(config);
+
+  // The server applies the configured log level to the logger.
+  kv::Server server(config, plog.logger());
+  plog.ServerInitialized();
+  kv::OomScoreAdjuster oom;
+  server.SetProcessConfigHook([&](const kv::Config& old, const kv::Config& now)
+                                  -> std::optional<kv::ServerState::ApplyError> {
+    if (now.oom_score_adj != old.oom_score_adj ||
+        now.oom_score_adj_values != old.oom_score_adj_values) {
+      if (auto err = oom.Apply(now)) {
+        return kv::ServerState::ApplyError{
+            now.oom_score_adj != old.oom_score_adj ? "oom-score-adj" : "oom-score-adj-values",
+            *err};
+      }
+    }
+    if (now.proc_title_template != old.proc_title_template || now.port != old.port ||
+        now.bind != old.bind) {
+      if (now.set_proc_title && !kv::ExpandProcTitle(now, {server.port()})) {
+        return kv::ServerState::ApplyError{"proc-title-template", "failed to set process title"};
+      }
+      SetProcTitle(now, server.port());
+    }
+    if (now.crash_log_enabled != old.crash_log_enabled) kv::SetCrashLog(now);
+    return std::nullopt;
+  });
+  // Between binding the listeners and the readiness lines, as redis-server's main().
+  server.SetAnnounceHook([&] {
+    if (background || !config.pidfile.empty()) kv::WritePidFile(PidFilePath(config));
+    SetProcTitle(config, server.port());
+    if (kv::ShowBanner(config)) {
+      std::string banner = kv::Banner(server.port(), static_cast<long>(::getpid()));
+      banner.pop_back();  // the log adds the last newline
+      plog.Raw(banner);
+    } else {
+      // Redis 7's line, which scripts that start kvserver on port 0 read the port from.
+      log.info("Running mode=standalone, port={}.", server.port());
+    }
+    if (auto warning = kv::TcpBacklogWarning(config)) log.warn("{}", *warning);
+    log.warn("Server initialized");
+    for (const std::string& warning : kv::LinuxMemoryWarnings(config)) log.warn("{}", warning);
+  });
 
   // Signals are caught before the server says it is ready: whoever waits for the readiness line
   // may stop it right away, and must get a clean exit.
   boost::asio::signal_set signals(server.io_context(), SIGINT, SIGTERM);
   if (auto err = server.Start()) {
-    log->warn("{}", *err);
+    log.warn("{}", *err);
     std::fprintf(stderr, "kvserver: %s\n", err->c_str());
     return 1;
   }
-  log->info("Server initialized, port {}", server.port());
+  if (supervised == kv::SupervisedMode::kSystemd) {
+    kv::NotifySystemd("STATUS=Ready to accept connections\n", log);
+    kv::NotifySystemd("READY=1\n", log);
+  }
+  if (config.maxmemory > 0 && config.maxmemory < 1024 * 1024) {
+    log.warn(
+        "WARNING: You specified a maxmemory value that is less than 1MB (current value is {} "
+        "bytes). Are you sure this is what you really want?",
+        config.maxmemory);
+  }
+  kv::SetCpuAffinity(config.server_cpulist);
+  if (auto err = oom.Apply(config)) log.warn("{}", *err);
 
-  signals.async_wait([&](const boost::system::error_code& ec, int signo) {
-    if (ec) return;
-    log->info("Received {} scheduling shutdown...", signo == SIGINT ? "SIGINT" : "SIGTERM");
-    server.Stop();
-  });
-  server.state().request_shutdown = [&] {
-    log->info("User requested shutdown...");
+  auto shutdown = [&] {
+    log.warn("User requested shutdown...");
+    if (supervised == kv::SupervisedMode::kSystemd) kv::NotifySystemd("STOPPING=1\n", log);
     signals.cancel();
     server.Stop();
   };
+  signals.async_wait([&](const boost::system::error_code& ec, int signo) {
+    if (ec) return;
+    plog.FromSignalHandler(signo == SIGINT ? "Received SIGINT scheduling shutdown..."
+                                           : "Received SIGTERM scheduling shutdown...");
+    shutdown();
+  });
+  server.state().request_shutdown = shutdown;
   server.Run();
-  log->info("kvserver is now ready to exit, bye bye...");
+  // The server's configuration as CONFIG SET left it.
+  const kv::Config& final_config = server.state().config;
+  if (background || !final_config.pidfile.empty()) {
+    log.info("Removing the pid file.");
+    ::unlink(PidFilePath(final_config).c_str());
+  }
+  log.warn("Redis is now ready to exit, bye bye...");
   return 0;
 }

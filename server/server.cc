@@ -78,7 +78,7 @@ std::optional<std::string> WritePortFile(const std::string& path, uint16_t port)
 
 Server::Server(Config config, std::shared_ptr<spdlog::logger> logger, const Clock* clock)
     : log_(std::move(logger)),
-      registry_(BuildCommandRegistry()),
+      registry_(BuildCommandRegistry(config.renamed_commands)),
       state_(std::move(config), clock != nullptr ? clock : &system_clock_, &registry_),
       dispatcher_(&state_) {
   state_.run_id = RandomHex(40);
@@ -88,6 +88,7 @@ Server::Server(Config config, std::shared_ptr<spdlog::logger> logger, const Cloc
   state_.executable = std::filesystem::read_symlink("/proc/self/exe", ec).string();
   state_.request_shutdown = [this] { asio::post(io_, [this] { StopOnLoop(); }); };
   state_.config_changed = [this] { ApplyConfig(); };
+  state_.apply_config = [this](const Config& old) { return ApplyConfigChange(old); };
   state_.pause_changed = [this] { OnPauseChanged(); };
   state_.blocking_deadlines_changed = [this] { ArmBlockTimer(); };
   state_.clients = this;
@@ -177,8 +178,12 @@ std::optional<std::string> Server::Start() {
     asio::co_spawn(io_, AcceptUnix(*unix_acceptor_), LogFailure(log_, "unix accept loop"));
   }
   asio::co_spawn(io_, Cron(), LogFailure(log_, "cron"));
-  // Redis 7's line, which scripts that start kvserver on port 0 read the port from.
-  if (log_) log_->info("Running mode=standalone, port={}.", state_.tcp_port);
+  if (announce_) {
+    announce_();
+  } else if (log_) {
+    // Redis 7's line, which scripts that start kvserver on port 0 read the port from.
+    log_->info("Running mode=standalone, port={}.", state_.tcp_port);
+  }
   if (!state_.config.port_file.empty()) {
     if (auto err = WritePortFile(state_.config.port_file, state_.tcp_port)) return err;
   }
@@ -257,7 +262,7 @@ asio::awaitable<void> Server::AcceptTcp(tcp::acceptor& acceptor) {
     boost::system::error_code ec;
     tcp::socket socket =
         co_await acceptor.async_accept(asio::redirect_error(asio::use_awaitable, ec));
-    if (stopping_) break;
+    if (stopping_ || !acceptor.is_open()) break;  // stopped, or closed by CONFIG SET port/bind
     if (ec) {
       if (log_) log_->warn("Accepting client connection: {}", ec.message());
       if (ec == asio::error::no_descriptors || ec == asio::error::no_buffer_space) {
@@ -468,6 +473,45 @@ asio::awaitable<void> Server::Cron() {
       }
     }
   }
+}
+
+std::optional<ServerState::ApplyError> Server::ApplyConfigChange(const Config& old) {
+  const Config& now = state_.config;
+  if (now.port != old.port || now.bind != old.bind) {
+    if (auto err = RebindTcp()) {
+      if (log_) log_->warn("{}", *err);
+      // Redis's updatePort and applyBind errors.
+      if (now.bind != old.bind)
+        return ServerState::ApplyError{"bind", "Failed to bind to specified addresses."};
+      return ServerState::ApplyError{"port", "Unable to listen on this port. Check server logs."};
+    }
+  }
+  if (process_config_) return process_config_(old, now);
+  return std::nullopt;
+}
+
+std::optional<std::string> Server::RebindTcp() {
+  boost::system::error_code ec;
+  for (auto& acceptor : tcp_acceptors_) {
+    acceptor->close(ec);
+    retired_acceptors_.push_back(std::move(acceptor));
+  }
+  tcp_acceptors_.clear();
+  state_.tcp_port = 0;
+  // At run time port 0 means no TCP listener, as in Redis (at start-up it picks a free port).
+  if (state_.config.port == 0) return std::nullopt;
+  if (auto err = BindTcp()) {
+    for (auto& acceptor : tcp_acceptors_) {
+      acceptor->close(ec);
+      retired_acceptors_.push_back(std::move(acceptor));
+    }
+    tcp_acceptors_.clear();
+    return err;
+  }
+  for (auto& acceptor : tcp_acceptors_) {
+    asio::co_spawn(io_, AcceptTcp(*acceptor), LogFailure(log_, "TCP accept loop"));
+  }
+  return std::nullopt;
 }
 
 void Server::Run() { io_.run(); }

@@ -6,6 +6,7 @@
 #include <boost/asio/local/stream_protocol.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -41,8 +42,17 @@ class Server : public ClientRegistry {
   Server& operator=(const Server&) = delete;
 
   // Binds every listener; after success port() is the TCP port actually bound (port 0 picks
-  // a free one). Returns an error message when a listener cannot be set up.
+  // a free one). Returns an error message when a listener cannot be set up. Between binding and
+  // the readiness lines it runs the announce hook if one is set (the binary logs Redis's
+  // start-up sequence there), else logs "Running mode=standalone, port=<port>.".
   std::optional<std::string> Start();
+  void SetAnnounceHook(std::function<void()> hook) { announce_ = std::move(hook); }
+  // CONFIG SET's changes that concern the process rather than this server (the binary's oom
+  // score, title, crash handlers): called after the server's own (listeners), with the previous
+  // configuration; returns Redis's error for the directive concerned.
+  using ProcessConfigHook =
+      std::function<std::optional<ServerState::ApplyError>(const Config& old, const Config& now)>;
+  void SetProcessConfigHook(ProcessConfigHook hook) { process_config_ = std::move(hook); }
   // Runs the event loop on the calling thread until Stop() or SHUTDOWN.
   void Run();
   // Runs the event loop on a thread of its own.
@@ -71,6 +81,10 @@ class Server : public ClientRegistry {
   void Admit(int protocol_family, int protocol, int native_fd);
   boost::asio::awaitable<void> Cron();
   void ApplyConfig();
+  // CONFIG SET's apply step (ServerState::apply_config).
+  std::optional<ServerState::ApplyError> ApplyConfigChange(const Config& old);
+  // Closes the TCP listeners (kept until their accept loops end) and binds the configured ones.
+  std::optional<std::string> RebindTcp();
   // At startup, makes the open files limit fit maxclients (or maxclients fit the limit).
   void AdjustOpenFilesLimit();
   void StopOnLoop();
@@ -101,6 +115,10 @@ class Server : public ClientRegistry {
   // When the cross-protocol warning was last logged (seconds), to log it at most once a minute.
   int64_t security_warning_logged_s_ = 0;
   std::vector<std::unique_ptr<boost::asio::ip::tcp::acceptor>> tcp_acceptors_;
+  // Listeners closed by CONFIG SET port/bind, whose accept loops may still be unwinding.
+  std::vector<std::unique_ptr<boost::asio::ip::tcp::acceptor>> retired_acceptors_;
+  std::function<void()> announce_;
+  ProcessConfigHook process_config_;
   std::unique_ptr<boost::asio::local::stream_protocol::acceptor> unix_acceptor_;
   boost::asio::steady_timer cron_timer_{io_};
   absl::flat_hash_set<Connection*> connections_;

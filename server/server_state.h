@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -116,6 +117,15 @@ struct ServerState {
   // Set by the server: called after CONFIG SET so that derived settings (parser limits, log
   // level) follow the new values.
   std::function<void()> config_changed;
+  // Set by the server: puts into effect a CONFIG SET that changed `old` into `config`
+  // (listeners for port and bind; the process's oom score, title and crash handlers). Redis's
+  // apply functions: on failure it returns the directive concerned and Redis's error text, and
+  // CONFIG SET restores `old` and calls it again.
+  struct ApplyError {
+    std::string directive;
+    std::string message;
+  };
+  std::function<std::optional<ApplyError>(const Config& old)> apply_config;
 };
 
 }  // namespace kv

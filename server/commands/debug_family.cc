@@ -16,6 +16,8 @@
 #include "server/command_registry.h"
 #include "server/commands/families.h"
 #include "server/commands/help.h"
+#include "server/commands/local_client.h"
+#include "server/config_rewrite.h"
 #include "server/errors.h"
 #include "server/object_info.h"
 #include "server/rdb_length.h"
@@ -23,18 +25,6 @@
 
 namespace kv {
 namespace {
-
-// Redis's islocalClient: a unix socket client, or one from 127.0.0.1 or ::1.
-bool IsLocalClient(CommandContext& ctx) {
-  if (ctx.server.clients == nullptr) return true;  // in-process: no socket at all
-  bool local = false;
-  ctx.server.clients->ForEachClient([&](const ClientInfo& info) {
-    if (info.state != &ctx.conn) return;
-    local =
-        info.unix_socket || info.addr.starts_with("127.0.0.1:") || info.addr.starts_with("[::1]:");
-  });
-  return local;
-}
 
 // Redis's allowProtectedAction for enable-debug-command.
 bool DebugAllowed(CommandContext& ctx) {
@@ -103,6 +93,16 @@ void Debug(CommandContext& ctx) {
     }
     ctx.server.list_packed_threshold =
         *bytes == 0 ? QuickList::kDefaultPackedThreshold : static_cast<size_t>(*bytes);
+    return ctx.reply.Ok();
+  }
+  if (argc == 2 && OptionIs(sub, "config-rewrite-force-all")) {
+    // CONFIG REWRITE writing every directive, defaults included (Redis's test suite uses it).
+    const std::string& path = ctx.server.config.config_file;
+    if (path.empty()) return ctx.reply.Error("CONFIG-REWRITE-FORCE-ALL failed: Bad address");
+    if (auto err = RewriteConfigFile(path, ctx.server.config, /*force_all=*/true)) {
+      return ctx.reply.Error("CONFIG-REWRITE-FORCE-ALL failed: " +
+                             err->substr(err->find(": ") + 2));
+    }
     return ctx.reply.Ok();
   }
   if (argc == 3 && OptionIs(sub, "set-active-expire")) {

@@ -1,6 +1,7 @@
 // Server: FLUSHDB, FLUSHALL, DBSIZE, SHUTDOWN, CONFIG, INFO, ROLE.
 
 #include <spdlog/spdlog.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <set>
@@ -11,6 +12,7 @@
 #include "server/command_registry.h"
 #include "server/commands/families.h"
 #include "server/commands/help.h"
+#include "server/commands/local_client.h"
 #include "server/config_rewrite.h"
 #include "server/errors.h"
 #include "server/glob.h"
@@ -83,25 +85,35 @@ void Shutdown(CommandContext& ctx) {
 
 void ConfigGet(CommandContext& ctx) {
   // Each match with the name to reply with: like Redis, a pattern without glob characters is
-  // looked up by name (case-insensitively) and answered with the spelling the client used.
+  // looked up by name or alias (case-insensitively) and answered with the spelling the client
+  // used; a glob lists names and aliases alike, except hidden directives.
   std::vector<std::pair<const Directive*, std::string_view>> matches;
-  std::set<std::string_view> seen;
+  std::set<std::string_view> seen;  // lower-case names already listed
+  std::vector<std::string> exact_names;
+  exact_names.reserve(ctx.args.size());
   for (size_t i = 2; i < ctx.args.size(); ++i) {
     std::string_view pattern = ctx.args[i];
     const bool glob =
         pattern.substr(0, pattern.find('\0')).find_first_of("[*?") != std::string_view::npos;
+    if (!glob) {
+      const Directive* d = FindDirective(pattern);
+      if (d == nullptr || seen.count(d->name) != 0) continue;
+      seen.insert(d->name);
+      matches.emplace_back(d, pattern);
+      continue;
+    }
     for (const Directive& d : Directives()) {
-      if (seen.count(d.name) != 0) continue;
-      if (glob ? GlobMatch(pattern, d.name, true) : EqualsIgnoreCase(pattern, d.name)) {
+      if (d.is(kHiddenConfig) || seen.count(d.name) != 0) continue;
+      if (GlobMatch(pattern, d.name, true)) {
         seen.insert(d.name);
-        matches.emplace_back(&d, glob ? std::string_view(d.name) : pattern);
+        matches.emplace_back(&d, d.name);
       }
     }
   }
   ctx.reply.MapHeader(matches.size());
   for (const auto& [d, name] : matches) {
     ctx.reply.Bulk(name);
-    ctx.reply.Bulk(d->get(ctx.server.config));
+    ctx.reply.Bulk(d->Get(ctx.server.config));
   }
 }
 
@@ -133,9 +145,15 @@ void WarnIfBelowUsedMemory(uint64_t maxmemory, uint64_t old_maxmemory) {
   }
 }
 
+std::string CurrentDirectory() {
+  char buf[4096];
+  return ::getcwd(buf, sizeof(buf)) != nullptr ? std::string(buf) : std::string();
+}
+
 // CONFIG SET name value [name value ...], as Redis's configSetCommand: every name is checked
 // first and the first problem found (unknown, immutable, protected, duplicate) is the error;
-// then every value is applied to a copy, so one bad value changes nothing.
+// then every value is set on a copy, so one bad value changes nothing; then the changes are put
+// into effect (listeners, ...), and if that fails everything is restored.
 void ConfigSet(CommandContext& ctx) {
   if (ctx.args.size() % 2 != 0) return ctx.reply.Error(errors::kSyntax);
   std::vector<const Directive*> targets;
@@ -151,17 +169,25 @@ void ConfigSet(CommandContext& ctx) {
       continue;
     }
     // Redis's SENSITIVE_CONFIG: the value never reaches SLOWLOG, even when CONFIG SET fails.
-    if (d->name == "requirepass") ctx.Redact(i + 1);
+    if (d->is(kSensitiveConfig)) ctx.Redact(i + 1);
     if (invalid) continue;
-    if (!d->mutable_at_runtime || d->protected_at_runtime) {
+    if (d->is(kImmutableConfig) ||
+        (d->is(kProtectedConfig) &&
+         !ProtectedActionAllowed(ctx.server.config.enable_protected_configs, IsLocalClient(ctx)))) {
       error_arg = std::string(name);
       error_text =
-          d->mutable_at_runtime ? "can't set protected config" : "can't set immutable config";
+          d->is(kImmutableConfig) ? "can't set immutable config" : "can't set protected config";
       invalid = true;
-    } else if (std::find(targets.begin(), targets.end(), d) != targets.end()) {
-      error_arg = std::string(name);
-      error_text = "duplicate parameter";
-      invalid = true;
+    } else {
+      // As Redis, an alias and its primary are different entries: only a repeated name counts.
+      for (const Directive* t : targets) {
+        if (t == d) {
+          error_arg = std::string(name);
+          error_text = "duplicate parameter";
+          invalid = true;
+          break;
+        }
+      }
     }
     targets.push_back(d);
   }
@@ -169,51 +195,80 @@ void ConfigSet(CommandContext& ctx) {
     return ctx.reply.Error("Unknown option or number of arguments for CONFIG SET - '" + unknown +
                            "'");
   }
-  if (!invalid) {
-    Config updated = ctx.server.config;
-    for (size_t t = 0; t < targets.size(); ++t) {
-      std::string_view value = ctx.args[3 + 2 * t];
-      std::vector<std::string> args;
-      if (targets[t]->max_args == 0) {
-        args = SplitOnSpaces(value);
-      } else {
-        args.emplace_back(value);
-      }
-      if (auto err = targets[t]->set(updated, args)) {
-        error_arg = std::string(targets[t]->name);
-        error_text = *err;
-        break;
-      }
+  auto fail = [&] {
+    ctx.reply.Error("CONFIG SET failed (possibly related to argument '" + error_arg + "') - " +
+                    error_text);
+  };
+  if (invalid) return fail();
+
+  // dir changes the working directory as it is set: a later failure must change it back.
+  const std::string old_cwd = CurrentDirectory();
+  auto restore_cwd = [&] {
+    if (!old_cwd.empty() && CurrentDirectory() != old_cwd) {
+      [[maybe_unused]] const int rc = ::chdir(old_cwd.c_str());
     }
-    // Redis's updateMaxclients: a higher maxclients needs the descriptors to go with it.
-    if (error_arg.empty() && updated.maxclients > ctx.server.config.maxclients) {
-      const int64_t fits = MaxClientsAfterRaisingFileLimit(updated.maxclients);
-      if (fits != updated.maxclients) {
-        error_arg = "maxclients";
-        error_text =
-            "The operating system is not able to handle the specified number of clients, try "
-            "with " +
-            std::to_string(fits);
-      }
+  };
+  Config updated = ctx.server.config;
+  for (size_t t = 0; t < targets.size(); ++t) {
+    std::string_view value = ctx.args[3 + 2 * t];
+    std::vector<std::string> args;
+    if (targets[t]->is(kMultiArgConfig)) {
+      args = SplitOnSpaces(value);
+    } else {
+      args.emplace_back(value);
     }
-    if (error_arg.empty()) {
-      const uint64_t old_maxmemory = ctx.server.config.maxmemory;
-      ctx.server.config = std::move(updated);
-      ctx.server.ApplyStorageConfig();
-      WarnIfBelowUsedMemory(ctx.server.config.maxmemory, old_maxmemory);
-      if (ctx.server.config_changed) ctx.server.config_changed();
-      return ctx.reply.Ok();
+    if (auto err = targets[t]->Set(updated, args)) {
+      error_arg = std::string(targets[t]->name);  // Redis names an alias as such
+      error_text = *err;
+      restore_cwd();
+      return fail();
     }
   }
-  ctx.reply.Error("CONFIG SET failed (possibly related to argument '" + error_arg + "') - " +
-                  error_text);
+  // Redis's updateMaxclients: a higher maxclients needs the descriptors to go with it.
+  if (updated.maxclients > ctx.server.config.maxclients) {
+    const int64_t fits = MaxClientsAfterRaisingFileLimit(updated.maxclients);
+    if (fits != updated.maxclients) {
+      error_arg = "maxclients";
+      error_text =
+          "The operating system is not able to handle the specified number of clients, try "
+          "with " +
+          std::to_string(fits);
+      restore_cwd();
+      return fail();
+    }
+  }
+  Config old = std::move(ctx.server.config);
+  ctx.server.config = std::move(updated);
+  if (ctx.server.apply_config) {
+    if (auto err = ctx.server.apply_config(old)) {
+      spdlog::warn(
+          "Failed applying new configuration. Possibly related to new {} setting. Restoring "
+          "previous settings.",
+          err->directive);
+      Config failed = std::move(ctx.server.config);
+      ctx.server.config = std::move(old);
+      restore_cwd();
+      ctx.server.apply_config(failed);
+      error_arg = err->directive;
+      error_text = err->message;
+      return fail();
+    }
+  }
+  ctx.server.ApplyStorageConfig();
+  WarnIfBelowUsedMemory(ctx.server.config.maxmemory, old.maxmemory);
+  if (ctx.server.config_changed) ctx.server.config_changed();
+  ctx.reply.Ok();
 }
 
 // CONFIG REWRITE: the file the server was started with, rewritten in place as Redis does.
 void ConfigRewrite(CommandContext& ctx) {
   const std::string& path = ctx.server.config.config_file;
   if (path.empty()) return ctx.reply.Error("The server is running without a config file");
-  if (auto err = RewriteConfigFile(path, ctx.server.config)) return ctx.reply.Error(*err);
+  if (auto err = RewriteConfigFile(path, ctx.server.config)) {
+    spdlog::warn("CONFIG REWRITE failed: {}", err->substr(err->find(": ") + 2));
+    return ctx.reply.Error(*err);
+  }
+  spdlog::warn("CONFIG REWRITE executed with success.");
   ctx.reply.Ok();
 }
 

@@ -1,5 +1,6 @@
-// Configuration: redis.conf text (ApplyConfigText), files (LoadConfigFile), the command line
-// (ParseCommandLine) and memory values (ParseMemory), with Redis 7.0.15's rules and messages.
+// Configuration: redis.conf text (ApplyConfigText), the directive table's types and their errors,
+// files and include, rename-command, the command line (ParseCommandLine) and memory values
+// (ParseMemory), with Redis 7.0.15's rules and messages (config.c, checked against redis-server).
 
 #include "server/config.h"
 
@@ -13,20 +14,38 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "server/config_missing_features.h"
 
 namespace kv {
 namespace {
 
-// The error ApplyConfigText reports for `line` (as echoed) at `line_no` of `source`.
-std::string ConfigError(std::string_view source, int line_no, std::string_view line,
-                        std::string_view why) {
-  return "\n*** FATAL CONFIG FILE ERROR ***\nReading the configuration from " +
-         std::string(source) + ", at line " + std::to_string(line_no) + "\n>>> '" +
-         std::string(line) + "'\n" + std::string(why) + "\n";
+using Args = std::vector<std::string>;
+
+// Redis's output for a bad line `line` at `line_no`.
+std::string Fatal(int line_no, std::string_view line, std::string_view why) {
+  return "\n*** FATAL CONFIG FILE ERROR (Redis 7.0.15) ***\nReading the configuration file, at "
+         "line " +
+         std::to_string(line_no) + "\n>>> '" + std::string(line) + "'\n" + std::string(why) + "\n";
 }
 
-std::optional<std::string> Apply(std::string_view text, Config* config) {
-  return ApplyConfigText(text, "test.conf", config);
+// The FATAL text for `text`, or "" when it loads.
+std::string ErrorOf(std::string_view text, Config* config) {
+  auto err = ApplyConfigText(text, config);
+  return err ? err->Fatal() : "";
+}
+std::string ErrorOf(std::string_view text) {
+  Config c;
+  return ErrorOf(text, &c);
+}
+
+// CONFIG GET's value of `name` after loading `text`.
+std::string GetAfter(std::string_view text, std::string_view name) {
+  Config c;
+  auto err = ApplyConfigText(text, &c);
+  EXPECT_FALSE(err) << err->Fatal();
+  const Directive* d = FindDirective(name);
+  EXPECT_NE(d, nullptr) << name;
+  return d == nullptr ? "" : d->Get(c);
 }
 
 CommandLine Parse(std::vector<std::string> args) {
@@ -35,6 +54,8 @@ CommandLine Parse(std::vector<std::string> args) {
   for (const std::string& a : args) argv.push_back(a.c_str());
   return ParseCommandLine(static_cast<int>(argv.size()), argv.data());
 }
+
+std::string ErrorOf(const CommandLine& cl) { return cl.error ? cl.error->Fatal() : ""; }
 
 // ---- ParseMemory ----
 
@@ -49,12 +70,8 @@ TEST(ParseMemoryTest, UnitsAreCaseInsensitive) {
   EXPECT_EQ(ParseMemory("1KB"), 1024);
   EXPECT_EQ(ParseMemory("1kB"), 1024);
   EXPECT_EQ(ParseMemory("2m"), 2'000'000);
-  EXPECT_EQ(ParseMemory("2M"), 2'000'000);
   EXPECT_EQ(ParseMemory("2mb"), 2 * 1024 * 1024);
-  EXPECT_EQ(ParseMemory("2Mb"), 2 * 1024 * 1024);
   EXPECT_EQ(ParseMemory("3g"), 3'000'000'000);
-  EXPECT_EQ(ParseMemory("3G"), 3'000'000'000);
-  EXPECT_EQ(ParseMemory("3gb"), 3LL * 1024 * 1024 * 1024);
   EXPECT_EQ(ParseMemory("3GB"), 3LL * 1024 * 1024 * 1024);
 }
 
@@ -77,329 +94,577 @@ TEST(ParseMemoryTest, Rejects) {
   EXPECT_EQ(ParseMemory(std::string(128, '1')), std::nullopt) << "memtoull's buffer";
 }
 
-// ---- ApplyConfigText: every directive ----
+// ---- the table ----
 
-TEST(ConfigTextTest, Defaults) {
-  const Config c;
-  EXPECT_EQ(c.port, 6379);
-  EXPECT_EQ(c.bind, (std::vector<std::string>{"127.0.0.1", "-::1"}));
-  EXPECT_EQ(c.tcp_backlog, 511);
-  EXPECT_EQ(c.tcp_keepalive, 300);
-  EXPECT_EQ(c.loglevel, "notice");
-  EXPECT_EQ(c.databases, 16);
-  EXPECT_EQ(c.maxclients, 10000);
-  EXPECT_EQ(c.timeout, 0);
-  EXPECT_EQ(c.hz, 10);
-  EXPECT_EQ(c.proto_max_bulk_len, 512LL * 1024 * 1024);
-  EXPECT_EQ(c.client_query_buffer_limit, 1024LL * 1024 * 1024);
-  EXPECT_EQ(c.save, "");
-  EXPECT_FALSE(c.appendonly);
-  EXPECT_FALSE(c.daemonize);
-}
-
-TEST(ConfigTextTest, EveryDirective) {
-  const std::string cwd = std::filesystem::current_path().string();
-  Config c;
-  const std::string text =
-      "port 7000\n"
-      "bind 10.0.0.1 ::1\n"
-      "unixsocket /tmp/kv.sock\n"
-      "unixsocketperm 700\n"
-      "tcp-backlog 128\n"
-      "tcp-keepalive 60\n"
-      "loglevel warning\n"
-      "logfile /tmp/kv.log\n"
-      "databases 4\n"
-      "maxclients 50\n"
-      "timeout 30\n"
-      "hz 20\n"
-      "proto-max-bulk-len 2mb\n"
-      "client-query-buffer-limit 4MB\n"
-      "client-output-buffer-limit normal 1mb 1kb 5\n"
-      "requirepass pw\n"
-      "protected-mode no\n"
-      "save \"\"\n"
-      "appendonly no\n"
-      "dir " +
-      cwd +
-      "\n"
-      "daemonize no\n"
-      "pidfile /tmp/kv.pid\n"
-      "port-file /tmp/kv.port\n"
-      "enable-fault-injection yes\n"
-      "enable-debug-command local\n"
-      "slowlog-log-slower-than -1\n"
-      "slowlog-max-len 5\n"
-      "latency-monitor-threshold 100\n"
-      "maxmemory 100mb\n"
-      "maxmemory-policy Volatile-TTL\n"
-      "maxmemory-samples 10\n"
-      "maxmemory-eviction-tenacity 20\n"
-      "lfu-log-factor 5\n"
-      "lfu-decay-time 0\n"
-      "list-max-listpack-size 10\n"
-      "list-max-ziplist-size -3\n"
-      "list-compress-depth 2\n"
-      "hash-max-listpack-entries 100\n"
-      "hash-max-ziplist-entries 128\n"
-      "hash-max-listpack-value 1kb\n"
-      "hash-max-ziplist-value 32\n"
-      "set-max-intset-entries 7\n"
-      "zset-max-listpack-entries 10\n"
-      "zset-max-ziplist-entries 20\n"
-      "zset-max-listpack-value 1k\n"
-      "zset-max-ziplist-value 30\n"
-      "lazyfree-lazy-eviction yes\n"
-      "lazyfree-lazy-expire yes\n"
-      "lazyfree-lazy-server-del yes\n"
-      "lazyfree-lazy-user-del yes\n"
-      "lazyfree-lazy-user-flush yes\n";
-  ASSERT_EQ(Apply(text, &c), std::nullopt);
-  EXPECT_EQ(c.port, 7000);
-  EXPECT_EQ(c.bind, (std::vector<std::string>{"10.0.0.1", "::1"}));
-  EXPECT_EQ(c.unixsocket, "/tmp/kv.sock");
-  EXPECT_EQ(c.unixsocketperm, 0700);
-  EXPECT_EQ(c.tcp_backlog, 128);
-  EXPECT_EQ(c.tcp_keepalive, 60);
-  EXPECT_EQ(c.loglevel, "warning");
-  EXPECT_EQ(c.logfile, "/tmp/kv.log");
-  EXPECT_EQ(c.databases, 4);
-  EXPECT_EQ(c.maxclients, 50);
-  EXPECT_EQ(c.timeout, 30);
-  EXPECT_EQ(c.hz, 20);
-  EXPECT_EQ(c.proto_max_bulk_len, 2 * 1024 * 1024);
-  EXPECT_EQ(c.client_query_buffer_limit, 4 * 1024 * 1024);
-  EXPECT_EQ(c.client_output_buffer_limit[0].hard, 1024u * 1024);
-  EXPECT_EQ(c.client_output_buffer_limit[0].soft, 1024u);
-  EXPECT_EQ(c.client_output_buffer_limit[0].soft_seconds, 5);
-  EXPECT_EQ(c.requirepass, "pw");
-  EXPECT_FALSE(c.protected_mode);
-  EXPECT_EQ(c.save, "");
-  EXPECT_FALSE(c.appendonly);
-  EXPECT_EQ(c.dir, cwd);
-  EXPECT_FALSE(c.daemonize);
-  EXPECT_EQ(c.pidfile, "/tmp/kv.pid");
-  EXPECT_EQ(c.port_file, "/tmp/kv.port");
-  EXPECT_TRUE(c.enable_fault_injection);
-  EXPECT_EQ(c.enable_debug_command, "local");
-  EXPECT_EQ(c.slowlog_log_slower_than, -1);
-  EXPECT_EQ(c.slowlog_max_len, 5);
-  EXPECT_EQ(c.latency_monitor_threshold, 100);
-  EXPECT_EQ(c.maxmemory, 100u * 1024 * 1024);
-  EXPECT_EQ(c.maxmemory_policy, MaxmemoryPolicy::kVolatileTtl);
-  EXPECT_EQ(c.maxmemory_samples, 10);
-  EXPECT_EQ(c.maxmemory_eviction_tenacity, 20);
-  EXPECT_EQ(c.lfu_log_factor, 5);
-  EXPECT_EQ(c.lfu_decay_time, 0);
-  // Each `ziplist` alias sets the same field as its `listpack` name (the later line wins).
-  EXPECT_EQ(c.list_max_listpack_size, -3);
-  EXPECT_EQ(c.list_compress_depth, 2);
-  EXPECT_EQ(c.hash_max_listpack_entries, 128);
-  EXPECT_EQ(c.hash_max_listpack_value, 32);
-  EXPECT_EQ(c.set_max_intset_entries, 7);
-  EXPECT_EQ(c.zset_max_listpack_entries, 20);
-  EXPECT_EQ(c.zset_max_listpack_value, 30);
-  EXPECT_TRUE(c.lazyfree_lazy_eviction && c.lazyfree_lazy_expire && c.lazyfree_lazy_server_del &&
-              c.lazyfree_lazy_user_del && c.lazyfree_lazy_user_flush);
-  // Every directive in the table was exercised above.
-  EXPECT_EQ(Directives().size(), 51u);
-}
-
-TEST(ConfigTextTest, DirectiveGettersRenderValues) {
-  Config c;
-  ASSERT_EQ(Apply("unixsocketperm 0755\nbind 1.2.3.4 5.6.7.8\nappendonly NO\n", &c), std::nullopt);
-  EXPECT_EQ(FindDirective("unixsocketperm")->get(c), "755");
-  EXPECT_EQ(FindDirective("bind")->get(c), "1.2.3.4 5.6.7.8");
-  EXPECT_EQ(FindDirective("appendonly")->get(c), "no");
-  EXPECT_EQ(FindDirective("daemonize")->get(c), "no");
-  EXPECT_EQ(FindDirective("PORT")->get(c), "6379");
+TEST(DirectiveTableTest, EveryRedisDirectiveAndAlias) {
+  size_t primaries = 0, aliases = 0;
+  for (const Directive& d : Directives()) {
+    (d.is(kAliasConfig) ? aliases : primaries)++;
+    EXPECT_EQ(FindDirective(d.name), &d) << d.name << " is listed once";
+    if (d.is(kAliasConfig)) {
+      const Directive* primary = FindDirective(d.alias);
+      ASSERT_NE(primary, nullptr) << d.name;
+      EXPECT_EQ(primary->impl, d.impl) << d.name;
+      EXPECT_EQ(d.primary(), primary->name);
+    }
+  }
+  // Redis 7.0.15 with TLS (Debian's build): 178 directives, 17 aliases; plus kvserver's two.
+  EXPECT_EQ(primaries, 178u + 2u);
+  EXPECT_EQ(aliases, 19u);
+  EXPECT_EQ(FindDirective("SLAVEOF")->primary(), "replicaof");
   EXPECT_EQ(FindDirective("nosuch"), nullptr);
-  EXPECT_TRUE(FindDirective("dir")->protected_at_runtime);
-  EXPECT_FALSE(FindDirective("port")->mutable_at_runtime);
-  EXPECT_TRUE(FindDirective("timeout")->mutable_at_runtime);
 }
 
-TEST(ConfigTextTest, CommentsBlanksAndCase) {
-  Config c;
-  ASSERT_EQ(Apply("# a comment\n\n   \n\t port 7001 \r\n# port 1\nPORT 7002\nTimeOut 5\n", &c),
-            std::nullopt);
-  EXPECT_EQ(c.port, 7002) << "a later line wins";
-  EXPECT_EQ(c.timeout, 5);
-  ASSERT_EQ(Apply("", &c), std::nullopt);
-  ASSERT_EQ(Apply("port 7003", &c), std::nullopt) << "no final newline";
-  EXPECT_EQ(c.port, 7003);
-}
-
-TEST(ConfigTextTest, QuotedValues) {
-  Config c;
-  ASSERT_EQ(Apply("logfile \"/tmp/a b.log\"\npidfile '/tmp/c d.pid'\n", &c), std::nullopt);
-  EXPECT_EQ(c.logfile, "/tmp/a b.log");
-  EXPECT_EQ(c.pidfile, "/tmp/c d.pid");
-}
-
-TEST(ConfigTextTest, QuoteEscapes) {
-  Config c;
-  ASSERT_EQ(Apply("logfile \"a\\tb\\x41\\\"c\"\npidfile 'it\\'s'\nunixsocket \"\"\n", &c),
-            std::nullopt);
-  EXPECT_EQ(c.logfile, "a\tbA\"c");
-  EXPECT_EQ(c.pidfile, "it's");
-  EXPECT_EQ(c.unixsocket, "");
-}
-
-TEST(ConfigTextTest, UnbalancedQuotes) {
-  Config c;
-  EXPECT_EQ(
-      Apply("port 1\nlogfile \"abc\n", &c),
-      ConfigError("test.conf", 2, "logfile \"abc", "Unbalanced quotes in configuration line"));
-  EXPECT_EQ(Apply("logfile \"a\"b\n", &c), ConfigError("test.conf", 1, "logfile \"a\"b",
-                                                       "Unbalanced quotes in configuration line"));
-}
-
-TEST(ConfigTextTest, UnknownDirective) {
-  Config c;
-  EXPECT_EQ(Apply("port 1\n\nnosuch 1\nport 2\n", &c),
-            ConfigError("test.conf", 3, "nosuch 1", "Bad directive or wrong number of arguments"));
-  EXPECT_EQ(c.port, 1) << "loading stops at the first error";
-}
-
-TEST(ConfigTextTest, WrongNumberOfArguments) {
-  Config c;
-  EXPECT_EQ(Apply("port\n", &c), ConfigError("test.conf", 1, "port", "wrong number of arguments"));
-  EXPECT_EQ(Apply("port 1 2\n", &c),
-            ConfigError("test.conf", 1, "port 1 2", "wrong number of arguments"));
-  EXPECT_EQ(Apply("loglevel notice warning\n", &c),
-            ConfigError("test.conf", 1, "loglevel notice warning", "wrong number of arguments"));
-}
-
-TEST(ConfigTextTest, BadValuesNameTheDirectiveAndLine) {
-  struct Case {
-    const char* line;
-    const char* why;
-  };
-  const Case cases[] = {
-      {"port abc", "port: argument couldn't be parsed into an integer"},
-      {"port 70000", "port: argument must be between 0 and 65535 inclusive"},
-      {"port -1", "port: argument must be between 0 and 65535 inclusive"},
-      {"tcp-backlog -1", "tcp-backlog: argument must be between 0 and 2147483647 inclusive"},
-      {"tcp-keepalive x", "tcp-keepalive: argument couldn't be parsed into an integer"},
-      {"databases 0", "databases: argument must be between 1 and 2147483647 inclusive"},
-      {"maxclients 0", "maxclients: argument must be between 1 and 4294967295 inclusive"},
-      {"timeout 1.5", "timeout: argument couldn't be parsed into an integer"},
-      {"hz -1", "hz: argument must be between 0 and 2147483647 inclusive"},
-      {"loglevel loud",
-       "loglevel: argument(s) must be one of the following: debug, verbose, notice, warning"},
-      {"enable-debug-command maybe",
-       "enable-debug-command: argument(s) must be one of the following: no, yes, local"},
-      {"proto-max-bulk-len 1kb",
-       "proto-max-bulk-len: argument must be between 1048576 and 9223372036854775807 inclusive"},
-      {"proto-max-bulk-len 1tb", "proto-max-bulk-len: argument must be a memory value"},
-      {"client-query-buffer-limit -5",
-       "client-query-buffer-limit: argument must be a memory value"},
-      {"unixsocketperm 999", "unixsocketperm: argument couldn't be parsed as an octal number"},
-      {"unixsocketperm abc", "unixsocketperm: argument couldn't be parsed as an octal number"},
-      {"unixsocketperm 1000", "unixsocketperm: argument must be between 0 and 777 inclusive"},
-      {"appendonly maybe", "appendonly: argument must be 'yes' or 'no'"},
-      {"daemonize maybe", "daemonize: argument must be 'yes' or 'no'"},
-      {"save 10", "save: Invalid save parameters"},
-      {"save 0 1", "save: Invalid save parameters"},
-      {"save 10 -1", "save: Invalid save parameters"},
-      {"dir /nonexistent/kvserver", "dir: No such file or directory"},
-      // kvserver's own limits: no persistence, no daemon mode.
-      {"save 3600 1", "save: kvserver keeps no data on disk: only save \"\" is supported"},
-      {"appendonly yes", "appendonly: kvserver keeps no data on disk: appendonly must be no"},
-      {"daemonize yes", "daemonize: kvserver runs in the foreground: daemonize must be no"},
-  };
-  for (const Case& c : cases) {
-    Config config;
-    EXPECT_EQ(Apply(std::string("# first\n") + c.line + "\n", &config),
-              ConfigError("test.conf", 2, c.line, c.why));
+TEST(DirectiveTableTest, FlagsAsRedis) {
+  for (const char* name : {"daemonize", "databases", "unixsocket", "logfile", "pidfile",
+                           "supervised", "io-threads", "replicaof", "slaveof", "tcp-backlog",
+                           "enable-debug-command", "enable-protected-configs", "set-proc-title"}) {
+    EXPECT_TRUE(FindDirective(name)->is(kImmutableConfig)) << name;
+  }
+  for (const char* name : {"port", "bind", "timeout", "save", "appendonly", "maxmemory"}) {
+    EXPECT_FALSE(FindDirective(name)->is(kImmutableConfig)) << name;
+  }
+  for (const char* name : {"dir", "dbfilename", "enable-fault-injection"}) {
+    EXPECT_TRUE(FindDirective(name)->is(kProtectedConfig)) << name;
+  }
+  for (const char* name : {"key-load-delay", "rdb-key-save-delay", "watchdog-period",
+                           "use-exit-on-panic", "loading-process-events-interval-bytes"}) {
+    EXPECT_TRUE(FindDirective(name)->is(kHiddenConfig)) << name;
+  }
+  for (const char* name : {"requirepass", "masterauth", "masteruser"}) {
+    EXPECT_TRUE(FindDirective(name)->is(kSensitiveConfig)) << name;
   }
 }
 
-TEST(ConfigTextTest, HzIsClamped) {
-  Config c;
-  ASSERT_EQ(Apply("hz 1000\n", &c), std::nullopt);
-  EXPECT_EQ(c.hz, 500);
-  ASSERT_EQ(Apply("hz 0\n", &c), std::nullopt);
-  EXPECT_EQ(c.hz, 1);
+TEST(DirectiveTableTest, DefaultsRenderAsRedisDoes) {
+  const Config c;
+  const std::pair<const char*, const char*> cases[] = {
+      {"port", "6379"},
+      {"daemonize", "no"},
+      {"save", ""},
+      {"appendonly", "no"},
+      {"appendfsync", "everysec"},
+      {"syslog-facility", "local0"},
+      {"syslog-ident", "redis"},
+      {"supervised", "no"},
+      {"oom-score-adj", "no"},
+      {"oom-score-adj-values", "0 200 800"},
+      {"latency-tracking-info-percentiles", "50 99 99.9"},
+      {"proc-title-template", "{title} {listen-addr} {server-mode}"},
+      {"maxmemory-clients", "0"},
+      {"unixsocketperm", "0"},
+      {"shutdown-on-sigint", "default"},
+      {"notify-keyspace-events", ""},
+      {"replicaof", ""},
+      {"slaveof", ""},
+      {"hash-max-ziplist-entries", "512"},
+      {"lua-time-limit", "5000"},
+      {"active-defrag-ignore-bytes", "104857600"},
+      {"cluster-config-file", "nodes.conf"},
+      {"tls-auth-clients", "yes"},
+      {"acl-pubsub-default", "resetchannels"},
+      {"bind", "127.0.0.1 -::1"},  // Redis's own default is "* -::*"
+      {"client-output-buffer-limit",
+       "normal 1073741824 0 0 slave 268435456 67108864 60 pubsub 33554432 8388608 60"},
+  };
+  for (const auto& [name, value] : cases) EXPECT_EQ(FindDirective(name)->Get(c), value) << name;
 }
 
-TEST(ConfigTextTest, OctalPermissions) {
-  Config c;
-  ASSERT_EQ(Apply("unixsocketperm 777\n", &c), std::nullopt);
-  EXPECT_EQ(c.unixsocketperm, 0777);
-  ASSERT_EQ(Apply("unixsocketperm 0\n", &c), std::nullopt);
-  EXPECT_EQ(c.unixsocketperm, 0);
-  ASSERT_EQ(Apply("unixsocketperm 0700\n", &c), std::nullopt);
-  EXPECT_EQ(c.unixsocketperm, 0700);
+// ---- each type's parsing and errors ----
+
+TEST(ConfigTypesTest, Bool) {
+  EXPECT_EQ(GetAfter("rdbcompression NO\n", "rdbcompression"), "no");
+  EXPECT_EQ(GetAfter("activerehashing Yes\n", "activerehashing"), "yes");
+  EXPECT_EQ(ErrorOf("rdbcompression 1\n"),
+            Fatal(1, "rdbcompression 1", "argument must be 'yes' or 'no'"));
+  EXPECT_EQ(ErrorOf("rdbcompression yes no\n"),
+            Fatal(1, "rdbcompression yes no", "wrong number of arguments"));
 }
 
-TEST(ConfigTextTest, BindTakesSeveralAddresses) {
+TEST(ConfigTypesTest, Enum) {
+  EXPECT_EQ(GetAfter("appendfsync ALWAYS\n", "appendfsync"), "always");
+  EXPECT_EQ(GetAfter("syslog-facility local7\n", "syslog-facility"), "local7");
+  // Several names for one value: the first one renders it.
+  EXPECT_EQ(GetAfter("oom-score-adj relative\n", "oom-score-adj"), "yes");
+  EXPECT_EQ(ErrorOf("appendfsync sometimes\n"),
+            Fatal(1, "appendfsync sometimes",
+                  "argument(s) must be one of the following: everysec, always, no"));
+  EXPECT_EQ(ErrorOf("maxmemory-policy lru\n"),
+            Fatal(1, "maxmemory-policy lru",
+                  "argument(s) must be one of the following: volatile-lru, volatile-lfu, "
+                  "volatile-random, volatile-ttl, allkeys-lru, allkeys-lfu, allkeys-random, "
+                  "noeviction"));
+}
+
+TEST(ConfigTypesTest, MultiArgumentEnumIsBitFlags) {
+  EXPECT_EQ(GetAfter("shutdown-on-sigterm nosave now\n", "shutdown-on-sigterm"), "nosave now");
+  EXPECT_EQ(GetAfter("shutdown-on-sigterm \"force NOW\"\n", "shutdown-on-sigterm"), "now force");
+  EXPECT_EQ(GetAfter("shutdown-on-sigint default\n", "shutdown-on-sigint"), "default");
+  const std::string kNames =
+      "argument(s) must be one of the following: default, save, nosave, now, force";
+  EXPECT_EQ(ErrorOf("shutdown-on-sigint\n"), Fatal(1, "shutdown-on-sigint", kNames));
+  EXPECT_EQ(ErrorOf("shutdown-on-sigint now later\n"),
+            Fatal(1, "shutdown-on-sigint now later", kNames));
+  EXPECT_EQ(ErrorOf("shutdown-on-sigint save nosave\n"),
+            Fatal(1, "shutdown-on-sigint save nosave",
+                  "shutdown options SAVE and NOSAVE can't be used simultaneously"));
+}
+
+TEST(ConfigTypesTest, SignedIntegers) {
+  EXPECT_EQ(GetAfter("list-max-listpack-size -5\n", "list-max-listpack-size"), "-5");
+  EXPECT_EQ(GetAfter("slowlog-log-slower-than -1\n", "slowlog-log-slower-than"), "-1");
+  const char* kParse = "argument couldn't be parsed into an integer";
+  for (const char* v : {"+5", "05", "abc", "1.5", "1k", "99999999999999999999"}) {
+    EXPECT_EQ(ErrorOf(std::string("timeout ") + v + "\n"),
+              Fatal(1, std::string("timeout ") + v, kParse));
+  }
+  EXPECT_EQ(ErrorOf("timeout -1\n"),
+            Fatal(1, "timeout -1", "argument must be between 0 and 2147483647 inclusive"));
+  EXPECT_EQ(ErrorOf("active-expire-effort 11\n"),
+            Fatal(1, "active-expire-effort 11", "argument must be between 1 and 10 inclusive"));
+  EXPECT_EQ(ErrorOf("slowlog-log-slower-than -2\n"),
+            Fatal(1, "slowlog-log-slower-than -2",
+                  "argument must be between -1 and 9223372036854775807 inclusive"));
+}
+
+TEST(ConfigTypesTest, UnsignedIntegersAreCheckedUnsigned) {
+  const char* kRange = "argument must be between 1 and 4294967295 inclusive";
+  EXPECT_EQ(ErrorOf("maxclients -1\n"), Fatal(1, "maxclients -1", kRange));
+  EXPECT_EQ(ErrorOf("maxclients 0\n"), Fatal(1, "maxclients 0", kRange));
+  EXPECT_EQ(GetAfter("maxclients 4294967295\n", "maxclients"), "4294967295");
+  // size_t: -1 is huge, beyond LONG_MAX.
+  EXPECT_EQ(ErrorOf("set-max-intset-entries -1\n"),
+            Fatal(1, "set-max-intset-entries -1",
+                  "argument must be between 0 and 9223372036854775807 inclusive"));
+}
+
+TEST(ConfigTypesTest, MemoryValues) {
+  EXPECT_EQ(GetAfter("maxmemory 1gb\n", "maxmemory"), "1073741824");
+  EXPECT_EQ(GetAfter("hash-max-listpack-value 1k\n", "hash-max-listpack-value"), "1000");
+  // maxmemory's range is all of unsigned 64 bits: 2^64-1 saturated is accepted.
+  EXPECT_EQ(GetAfter("maxmemory 99999999999999999999\n", "maxmemory"), "18446744073709551615");
+  EXPECT_EQ(ErrorOf("maxmemory -1\n"), Fatal(1, "maxmemory -1", "argument must be a memory value"));
+  EXPECT_EQ(ErrorOf("proto-max-bulk-len 1kb\n"),
+            Fatal(1, "proto-max-bulk-len 1kb",
+                  "argument must be between 1048576 and 9223372036854775807 inclusive"));
+  EXPECT_EQ(ErrorOf("repl-backlog-size 0\n"),
+            Fatal(1, "repl-backlog-size 0",
+                  "argument must be between 1 and 9223372036854775807 inclusive"));
+}
+
+TEST(ConfigTypesTest, MemoryOrPercent) {
+  // maxmemory-clients takes a memory value or a percentage (of maxmemory), not a negative one.
+  EXPECT_EQ(GetAfter("maxmemory-clients 0\n", "maxmemory-clients"), "0");
   Config c;
-  ASSERT_EQ(Apply("bind 127.0.0.1 ::1\n", &c), std::nullopt);
-  EXPECT_EQ(c.bind, (std::vector<std::string>{"127.0.0.1", "::1"}));
+  const Directive* d = FindDirective("maxmemory-clients");
+  EXPECT_EQ(d->Set(c, Args{"200%"}), "percentage argument must be less or equal to 100");
+  EXPECT_EQ(d->Set(c, Args{"-5%"}), "argument must be a memory or percent value");
+  EXPECT_EQ(d->Set(c, Args{"x"}), "argument must be a memory or percent value");
+  // Within range, but client eviction is a feature kvserver does not have.
+  EXPECT_EQ(d->Set(c, Args{"50%"}), MissingFeatureError("maxmemory-clients"));
+  EXPECT_EQ(d->Set(c, Args{"1mb"}), MissingFeatureError("maxmemory-clients"));
+  EXPECT_EQ(c.maxmemory_clients, 0);
+}
+
+TEST(ConfigTypesTest, Octal) {
+  EXPECT_EQ(GetAfter("unixsocketperm 700\n", "unixsocketperm"), "700");
+  EXPECT_EQ(GetAfter("unixsocketperm 0755\n", "unixsocketperm"), "755");
+  EXPECT_EQ(ErrorOf("unixsocketperm 999\n"),
+            Fatal(1, "unixsocketperm 999", "argument couldn't be parsed as an octal number"));
+  EXPECT_EQ(ErrorOf("unixsocketperm 1000\n"),
+            Fatal(1, "unixsocketperm 1000", "argument must be between 0 and 777 inclusive"));
+}
+
+TEST(ConfigTypesTest, HzIsKeptWithinOneAndFiveHundred) {
+  EXPECT_EQ(GetAfter("hz 1000\n", "hz"), "500");
+  EXPECT_EQ(GetAfter("hz 0\n", "hz"), "1");
+  EXPECT_EQ(ErrorOf("hz -1\n"),
+            Fatal(1, "hz -1", "argument must be between 0 and 2147483647 inclusive"));
+}
+
+TEST(ConfigTypesTest, StringsAndTheirValidators) {
+  EXPECT_EQ(GetAfter("logfile \"/tmp/a b.log\"\n", "logfile"), "/tmp/a b.log");
+  EXPECT_EQ(GetAfter("pidfile '/tmp/c d.pid'\n", "pidfile"), "/tmp/c d.pid");
+  EXPECT_EQ(ErrorOf("dbfilename /tmp/dump.rdb\n"),
+            Fatal(1, "dbfilename /tmp/dump.rdb", "dbfilename can't be a path, just a filename"));
+  EXPECT_EQ(ErrorOf("appendfilename \"\"\n"),
+            Fatal(1, "appendfilename \"\"", "appendfilename can't be empty"));
+  EXPECT_EQ(ErrorOf("appenddirname a/b\n"),
+            Fatal(1, "appenddirname a/b", "appenddirname can't be a path, just a dirname"));
+  EXPECT_EQ(ErrorOf("cluster-announce-hostname a_b\n"),
+            Fatal(1, "cluster-announce-hostname a_b",
+                  "Hostnames may only contain alphanumeric characters, hyphens or dots"));
+  EXPECT_EQ(ErrorOf("proc-title-template \"{nosuch}\"\n"),
+            Fatal(1, "proc-title-template \"{nosuch}\"",
+                  "template format is invalid or contains unknown variables"));
+  EXPECT_EQ(ErrorOf("proc-title-template \"{server-mode}\"\n"),
+            Fatal(1, "proc-title-template \"{server-mode}\"",
+                  "template format is invalid or contains unknown variables"));
+  EXPECT_EQ(GetAfter("proc-title-template \"{{{title}} {port}\"\n", "proc-title-template"),
+            "{{{title}} {port}");
+  // Passwords keep every byte; other strings stop at a NUL byte, as Redis's C strings do.
+  Config c;
+  ASSERT_FALSE(ApplyConfigText("requirepass \"a\\x00b\"\nsyslog-ident \"x\\x00y\"\n", &c));
+  EXPECT_EQ(c.requirepass, std::string("a\0b", 3));
+  EXPECT_EQ(c.syslog_ident, "x");
+}
+
+TEST(ConfigTypesTest, Aliases) {
+  Config c;
+  ASSERT_FALSE(ApplyConfigText(
+      "hash-max-ziplist-entries 100\nzset-max-ziplist-value 1kb\nslave-read-only no\n"
+      "list-max-ziplist-size 8\nlua-time-limit 100\nmin-slaves-max-lag 3\n",
+      &c));
+  EXPECT_EQ(c.hash_max_listpack_entries, 100);
+  EXPECT_EQ(c.zset_max_listpack_value, 1024);
+  EXPECT_FALSE(c.replica_read_only);
+  EXPECT_EQ(c.list_max_listpack_size, 8);
+  EXPECT_EQ(c.busy_reply_threshold, 100);
+  EXPECT_EQ(FindDirective("min-replicas-max-lag")->Get(c), "3");
+  EXPECT_EQ(FindDirective("min-slaves-max-lag")->Get(c), "3");
+}
+
+// ---- special directives ----
+
+TEST(SpecialDirectivesTest, Save) {
+  EXPECT_EQ(GetAfter("save \"\"\n", "save"), "");
+  EXPECT_EQ(GetAfter("save ''\nsave\n", "save"), "");
+  for (const char* bad : {"save 10", "save 0 1", "save 10 -1", "save 10x 1", "save 1 2 3"}) {
+    EXPECT_EQ(ErrorOf(std::string(bad) + "\n"), Fatal(1, bad, "Invalid save parameters"));
+  }
+  // Valid save points ask for snapshots, which kvserver cannot write yet.
+  EXPECT_EQ(ErrorOf("save 900 1\n"),
+            Fatal(1, "save 900 1",
+                  "kvserver does not support RDB persistence yet: only 'save \"\"' is accepted"));
+}
+
+TEST(SpecialDirectivesTest, Bind) {
+  EXPECT_EQ(GetAfter("bind 127.0.0.1 ::1\n", "bind"), "127.0.0.1 ::1");
   // One quoted word is split, as Redis splits a multi-argument directive given one argument.
-  ASSERT_EQ(Apply("bind \"10.0.0.1 10.0.0.2 -::1\"\n", &c), std::nullopt);
-  EXPECT_EQ(c.bind, (std::vector<std::string>{"10.0.0.1", "10.0.0.2", "-::1"}));
-  ASSERT_EQ(Apply("bind \"\"\n", &c), std::nullopt);
-  EXPECT_TRUE(c.bind.empty());
-  ASSERT_EQ(Apply("bind\n", &c), std::nullopt);
-  EXPECT_TRUE(c.bind.empty());
+  EXPECT_EQ(GetAfter("bind \"10.0.0.1 10.0.0.2 -::1\"\n", "bind"), "10.0.0.1 10.0.0.2 -::1");
+  EXPECT_EQ(GetAfter("bind \"\"\n", "bind"), "");
+  EXPECT_EQ(GetAfter("bind\n", "bind"), "");
   std::string many = "bind";
   for (int i = 0; i < 17; ++i) many += " 10.0.0." + std::to_string(i);
-  EXPECT_EQ(Apply(many, &c),
-            ConfigError("test.conf", 1, many, "bind: Too many bind addresses specified."));
+  EXPECT_EQ(ErrorOf(many), Fatal(1, many, "Too many bind addresses specified."));
 }
 
-TEST(ConfigTextTest, EmptySave) {
+TEST(SpecialDirectivesTest, OutputBufferLimit) {
+  EXPECT_EQ(GetAfter("client-output-buffer-limit normal 1mb 512kb 10 replica 1gb 2g 0 "
+                     "PubSub 100 200 3\n",
+                     "client-output-buffer-limit"),
+            "normal 1048576 524288 10 slave 1073741824 2000000000 0 pubsub 100 200 3");
+  // Later lines change only the classes they name.
+  EXPECT_EQ(GetAfter("client-output-buffer-limit normal 0 0 0\n"
+                     "client-output-buffer-limit \"slave 0 0 0\"\n",
+                     "client-output-buffer-limit"),
+            "normal 0 0 0 slave 0 0 0 pubsub 33554432 8388608 60");
   Config c;
-  ASSERT_EQ(Apply("save \"\"\n", &c), std::nullopt);
-  ASSERT_EQ(Apply("save ''\n", &c), std::nullopt);
-  ASSERT_EQ(Apply("save\n", &c), std::nullopt);
-  EXPECT_EQ(c.save, "");
+  const Directive* d = FindDirective("client-output-buffer-limit");
+  EXPECT_EQ(d->Set(c, Args{"normal", "1", "2"}),
+            "Wrong number of arguments in buffer limit configuration.");
+  EXPECT_EQ(d->Set(c, Args{"master", "1", "2", "3"}),
+            "Invalid client class specified in buffer limit configuration.");
+  for (const Args& bad : {Args{"normal", "x", "1", "1"}, Args{"normal", "1", "-1", "1"},
+                          Args{"normal", "1", "1", "-1"}, Args{"normal", "1", "1", "1s"}}) {
+    EXPECT_EQ(d->Set(c, bad),
+              "Error in hard, soft or soft_seconds setting in buffer limit configuration.");
+  }
+  // A bad second group leaves the first unapplied.
+  EXPECT_NE(d->Set(c, Args{"normal", "1", "1", "1", "pubsub", "1", "1", "x"}), std::nullopt);
+  EXPECT_EQ(c.client_output_buffer_limit[0].hard, 1024ULL * 1024 * 1024);
+  EXPECT_EQ(d->Set(c, Args{}), std::nullopt);
 }
 
-// ---- LoadConfigFile ----
+TEST(SpecialDirectivesTest, OomScoreAdjValues) {
+  EXPECT_EQ(GetAfter("oom-score-adj-values -100 0 1000\n", "oom-score-adj-values"), "-100 0 1000");
+  EXPECT_EQ(GetAfter("oom-score-adj-values \"1 2 3\"\n", "oom-score-adj-values"), "1 2 3");
+  EXPECT_EQ(ErrorOf("oom-score-adj-values 1 2\n"),
+            Fatal(1, "oom-score-adj-values 1 2", "wrong number of arguments"));
+  EXPECT_EQ(ErrorOf("oom-score-adj-values 1 2 2001\n"),
+            Fatal(1, "oom-score-adj-values 1 2 2001",
+                  "Invalid oom-score-adj-values, elements must be between -2000 and 2000."));
+}
+
+TEST(SpecialDirectivesTest, NotifyKeyspaceEvents) {
+  EXPECT_EQ(GetAfter("notify-keyspace-events \"\"\n", "notify-keyspace-events"), "");
+  // Classes without a channel, or a channel without classes, deliver nothing: accepted.
+  EXPECT_EQ(GetAfter("notify-keyspace-events gx\n", "notify-keyspace-events"), "gx");
+  EXPECT_EQ(GetAfter("notify-keyspace-events KE\n", "notify-keyspace-events"), "KE");
+  EXPECT_EQ(GetAfter("notify-keyspace-events g$lshzxetdn\n", "notify-keyspace-events"), "A");
+  EXPECT_EQ(ErrorOf("notify-keyspace-events KEA\n"),
+            Fatal(1, "notify-keyspace-events KEA",
+                  "kvserver does not support keyspace notifications yet: only "
+                  "'notify-keyspace-events \"\"' is accepted"));
+  EXPECT_EQ(ErrorOf("notify-keyspace-events Kq\n"),
+            Fatal(1, "notify-keyspace-events Kq",
+                  "Invalid event class character. Use 'Ag$lshzxeKEtmdn'."));
+  EXPECT_EQ(ErrorOf("notify-keyspace-events\n"),
+            Fatal(1, "notify-keyspace-events", "wrong number of arguments"));
+}
+
+TEST(SpecialDirectivesTest, ReplicaOf) {
+  EXPECT_EQ(GetAfter("replicaof no one\n", "replicaof"), "");
+  EXPECT_EQ(GetAfter("slaveof NO ONE\n", "slaveof"), "");
+  EXPECT_EQ(ErrorOf("replicaof 127.0.0.1 abc\n"),
+            Fatal(1, "replicaof 127.0.0.1 abc", "Invalid master port"));
+  EXPECT_EQ(ErrorOf("replicaof 127.0.0.1\n"),
+            Fatal(1, "replicaof 127.0.0.1", "wrong number of arguments"));
+  EXPECT_EQ(ErrorOf("slaveof 127.0.0.1 6379\n"),
+            Fatal(1, "slaveof 127.0.0.1 6379",
+                  "kvserver does not support replication yet: only 'replicaof no one' is "
+                  "accepted"));
+}
+
+TEST(SpecialDirectivesTest, LatencyTrackingInfoPercentiles) {
+  EXPECT_EQ(GetAfter("latency-tracking-info-percentiles 50.0 99.99 100\n",
+                     "latency-tracking-info-percentiles"),
+            "50 99.99 100");
+  EXPECT_EQ(
+      GetAfter("latency-tracking-info-percentiles \"\"\n", "latency-tracking-info-percentiles"),
+      "");
+  EXPECT_EQ(ErrorOf("latency-tracking-info-percentiles 101\n"),
+            Fatal(1, "latency-tracking-info-percentiles 101",
+                  "latency-tracking-info-percentiles parameters should sit between [0.0,100.0]"));
+  EXPECT_EQ(ErrorOf("latency-tracking-info-percentiles 5 x\n"),
+            Fatal(1, "latency-tracking-info-percentiles 5 x",
+                  "Invalid latency-tracking-info-percentiles parameters"));
+}
+
+TEST(SpecialDirectivesTest, DirChangesTheWorkingDirectory) {
+  const auto cwd = std::filesystem::current_path();
+  Config c;
+  ASSERT_FALSE(ApplyConfigText("dir /\n", &c));
+  EXPECT_EQ(std::filesystem::current_path(), "/");
+  EXPECT_EQ(FindDirective("dir")->Get(c), "/");
+  std::filesystem::current_path(cwd);
+  EXPECT_EQ(ErrorOf("dir /nonexistent/kvserver\n"),
+            Fatal(1, "dir /nonexistent/kvserver", "No such file or directory"));
+  EXPECT_EQ(ErrorOf("dir a b\n"), Fatal(1, "dir a b", "wrong number of arguments"));
+}
+
+// ---- directives whose feature kvserver does not have yet ----
+
+TEST(MissingFeaturesTest, DefaultsAcceptedOtherValuesRefusedNamingTheFeature) {
+  struct Case {
+    const char* directive;
+    Args accepted;
+    Args refused;
+  };
+  const Case cases[] = {
+      {"save", {""}, {"3600", "1"}},
+      {"appendonly", {"no"}, {"yes"}},
+      {"shutdown-on-sigint", {"nosave", "now"}, {"save"}},
+      {"shutdown-on-sigterm", {"force"}, {"save", "now"}},
+      {"replicaof", {"no", "one"}, {"127.0.0.1", "6380"}},
+      {"min-replicas-to-write", {"0"}, {"1"}},
+      {"cluster-enabled", {"no"}, {"yes"}},
+      {"tls-port", {"0"}, {"6380"}},
+      {"aclfile", {""}, {"/etc/redis/users.acl"}},
+      {"notify-keyspace-events", {""}, {"Ex"}},
+      {"io-threads", {"1"}, {"4"}},
+      {"activedefrag", {"no"}, {"yes"}},
+      {"maxmemory-clients", {"0"}, {"10%"}},
+      {"socket-mark-id", {"0"}, {"7"}},
+  };
+  size_t checked = 0;
+  for (const Case& c : cases) {
+    Config config;
+    const Directive* d = FindDirective(c.directive);
+    ASSERT_NE(d, nullptr) << c.directive;
+    EXPECT_EQ(d->Set(config, c.accepted), std::nullopt) << c.directive;
+    const std::string accepted = d->Get(config);
+    EXPECT_EQ(d->Set(config, c.refused), MissingFeatureError(c.directive)) << c.directive;
+    EXPECT_EQ(d->Get(config), accepted) << c.directive << " is unchanged after refusal";
+    ++checked;
+  }
+  // Every directive of the list is covered above; the other entries are whole lines.
+  size_t with_values = 0;
+  for (const MissingFeature& f : MissingFeatures()) with_values += f.needs_feature != nullptr;
+  EXPECT_EQ(checked, with_values);
+  EXPECT_EQ(MissingFeatureError("appendonly"),
+            "kvserver does not support AOF persistence yet: only 'appendonly no' is accepted");
+}
+
+TEST(MissingFeaturesTest, TuningOfAMissingFeatureTakesAnyValidValue) {
+  // Nothing can use these while the feature itself is refused.
+  EXPECT_EQ(ErrorOf("rdbcompression no\ndbfilename x.rdb\nappendfsync always\n"
+                    "repl-diskless-sync-delay 0\ncluster-node-timeout 5\ntls-cert-file /x\n"
+                    "masterauth pw\npropagation-error-behavior panic\nenable-module-command yes\n"),
+            "");
+}
+
+TEST(MissingFeaturesTest, LinesThatAreAlwaysRefused) {
+  const std::string kUsers =
+      "kvserver does not support ACL users yet: only 'user default on nopass ~* &* +@all' "
+      "without requirepass is accepted";
+  EXPECT_EQ(ErrorOf("user default on nopass ~* +@all\n"),
+            Fatal(1, "user default on nopass ~* +@all", kUsers));
+  EXPECT_EQ(ErrorOf("user alice on >pw ~* +@all\n"),
+            Fatal(1, "user alice on >pw ~* +@all", kUsers));
+  // The line Redis's CONFIG REWRITE writes for its default user describes kvserver's, unless a
+  // password is set (Redis would load the user after requirepass and drop the password).
+  EXPECT_EQ(ErrorOf("user default on nopass ~* &* +@all\n"), "");
+  EXPECT_EQ(ErrorOf("port 1\nuser default on nopass ~* &* +@all\nrequirepass pw\n"),
+            Fatal(2, "user default on nopass ~* &* +@all", kUsers));
+  EXPECT_EQ(ErrorOf("loadmodule /x.so\n"),
+            Fatal(1, "loadmodule /x.so",
+                  "kvserver does not support modules yet: only no loadmodule lines is accepted"));
+  EXPECT_EQ(ErrorOf("mymodule.option 1\n"),
+            Fatal(1, "mymodule.option 1",
+                  "kvserver does not support modules yet: only no module configuration is "
+                  "accepted"));
+  EXPECT_EQ(ErrorOf("mymodule.option\n"),
+            Fatal(1, "mymodule.option", "Module config specified without value"));
+  EXPECT_EQ(ErrorOf("sentinel monitor m 127.0.0.1 6379 2\n"),
+            Fatal(1, "sentinel monitor m 127.0.0.1 6379 2",
+                  "sentinel directive while not in sentinel mode"));
+  EXPECT_EQ(ErrorOf("sentinel\n"), "") << "alone, a no-op outside Sentinel mode";
+}
+
+// ---- configuration text ----
+
+TEST(ConfigTextTest, CommentsBlanksAndCase) {
+  Config c;
+  ASSERT_FALSE(
+      ApplyConfigText("# a comment\n\n   \n\t port 7001 \r\n# port 1\nPORT 7002\nTimeOut 5\n", &c));
+  EXPECT_EQ(c.port, 7002) << "a later line wins";
+  EXPECT_EQ(c.timeout, 5);
+  ASSERT_FALSE(ApplyConfigText("", &c));
+  ASSERT_FALSE(ApplyConfigText("port 7003", &c)) << "no final newline";
+  EXPECT_EQ(c.port, 7003);
+}
+
+TEST(ConfigTextTest, ErrorsShowTheLineAsWrittenAndStopTheLoad) {
+  Config c;
+  EXPECT_EQ(ErrorOf("port 1\n\n  NoSuch  1 \nport 2\n", &c),
+            Fatal(3, "NoSuch  1", "Bad directive or wrong number of arguments"));
+  EXPECT_EQ(c.port, 1) << "loading stops at the first error";
+  EXPECT_EQ(ErrorOf("port 1\nlogfile \"abc\n"),
+            Fatal(2, "logfile \"abc", "Unbalanced quotes in configuration line"));
+  EXPECT_EQ(ErrorOf("logfile \"a\"b\n"),
+            Fatal(1, "logfile \"a\"b", "Unbalanced quotes in configuration line"));
+  EXPECT_EQ(ErrorOf("port\n"), Fatal(1, "port", "wrong number of arguments"));
+}
+
+TEST(ConfigTextTest, DeprecatedDirectivesAreAccepted) {
+  EXPECT_EQ(ErrorOf("list-max-ziplist-entries 512\nlist-max-ziplist-value 64\n"
+                    "lua-replicate-commands yes\n"),
+            "");
+  EXPECT_EQ(ErrorOf("lua-replicate-commands\n"),
+            Fatal(1, "lua-replicate-commands", "Bad directive or wrong number of arguments"));
+}
+
+TEST(ConfigTextTest, RenameCommand) {
+  Config c;
+  ASSERT_FALSE(ApplyConfigText(
+      "rename-command flushall \"\"\nrename-command CONFIG cfg\nrename-command cfg config2\n", &c));
+  EXPECT_EQ(c.renamed_commands, (std::vector<std::pair<std::string, std::string>>{
+                                    {"flushall", ""}, {"config", "cfg"}, {"cfg", "config2"}}));
+  EXPECT_EQ(ErrorOf("rename-command nosuch x\n"),
+            Fatal(1, "rename-command nosuch x", "No such command in rename-command"));
+  EXPECT_EQ(ErrorOf("rename-command flushall \"\"\nrename-command flushall x\n"),
+            Fatal(2, "rename-command flushall x", "No such command in rename-command"));
+  EXPECT_EQ(ErrorOf("rename-command get set\n"),
+            Fatal(1, "rename-command get set", "Target command name already exists"));
+  EXPECT_EQ(ErrorOf("rename-command get\n"),
+            Fatal(1, "rename-command get", "Bad directive or wrong number of arguments"));
+}
+
+TEST(ConfigErrorTest, WholeConfigurationErrorsHaveNoLine) {
+  Config c;
+  c.logfile = "/nonexistent/dir/kv.log";
+  auto err = CheckLoadedConfig(c);
+  ASSERT_TRUE(err);
+  EXPECT_EQ(err->Fatal(),
+            "\n*** FATAL CONFIG FILE ERROR (Redis 7.0.15) ***\nCan't open the log file: No such "
+            "file or directory\n");
+  EXPECT_FALSE(CheckLoadedConfig(Config{}));
+}
+
+TEST(ConfigErrorTest, ShortFormNamesTheDirective) {
+  Config c;
+  auto err = ApplyConfigText("maxclients 0\n", &c);
+  ASSERT_TRUE(err);
+  EXPECT_EQ(err->Short(), "maxclients: argument must be between 1 and 4294967295 inclusive");
+}
+
+// ---- files and include ----
 
 class ConfigFileTest : public ::testing::Test {
  protected:
   void SetUp() override {
+    cwd_ = std::filesystem::current_path();
     dir_ = std::filesystem::temp_directory_path() /
            ("kv-config-test-" + std::to_string(getpid()) + "-" +
             ::testing::UnitTest::GetInstance()->current_test_info()->name());
     std::filesystem::create_directories(dir_);
   }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
+  void TearDown() override {
+    std::filesystem::current_path(cwd_);
+    std::filesystem::remove_all(dir_);
+  }
   std::string Write(const std::string& name, const std::string& text) {
     const std::string path = (dir_ / name).string();
+    std::filesystem::create_directories(std::filesystem::path(path).parent_path());
     std::ofstream(path) << text;
     return path;
   }
+  std::filesystem::path cwd_;
   std::filesystem::path dir_;
 };
 
 TEST_F(ConfigFileTest, LoadsAFile) {
   const std::string path = Write("kv.conf", "# kvserver\nport 7010\ntimeout 9\n");
   Config c;
-  ASSERT_EQ(LoadConfigFile(path, &c), std::nullopt);
+  ASSERT_FALSE(LoadConfigFile(path, &c));
   EXPECT_EQ(c.port, 7010);
   EXPECT_EQ(c.timeout, 9);
   EXPECT_EQ(c.config_file, path);
 }
 
-TEST_F(ConfigFileTest, ErrorsNameTheFileAndLine) {
-  const std::string path = Write("bad.conf", "port 7010\n\nmaxclients lots\n");
-  Config c;
-  EXPECT_EQ(LoadConfigFile(path, &c),
-            ConfigError(path, 3, "maxclients lots",
-                        "maxclients: argument couldn't be parsed into an integer"));
-}
-
 TEST_F(ConfigFileTest, MissingFile) {
   Config c;
   const std::string path = (dir_ / "missing.conf").string();
-  EXPECT_EQ(LoadConfigFile(path, &c),
+  auto err = LoadConfigFile(path, &c);
+  ASSERT_TRUE(err);
+  EXPECT_TRUE(err->cannot_open_file);
+  EXPECT_EQ(err->Fatal(),
             "Fatal error, can't open config file '" + path + "': No such file or directory");
+}
+
+TEST_F(ConfigFileTest, IncludeReadsFilesAndReportsTheirOwnLineNumbers) {
+  const std::string inner = Write("inner.conf", "timeout 3\n\nhz 1x\n");
+  const std::string other = Write("other.conf", "tcp-keepalive 9\n");
+  Config c;
+  ASSERT_FALSE(ApplyConfigText("port 1\ninclude " + other + "\nport 2\n", &c));
+  EXPECT_EQ(c.tcp_keepalive, 9);
+  EXPECT_EQ(c.port, 2);
+  EXPECT_EQ(ErrorOf("port 1\ninclude " + inner + "\n"),
+            Fatal(3, "hz 1x", "argument couldn't be parsed into an integer"));
+  auto missing = ApplyConfigText("include " + (dir_ / "nope.conf").string() + "\n", &c);
+  ASSERT_TRUE(missing);
+  EXPECT_TRUE(missing->cannot_open_file);
+  // Relative paths are relative to the working directory, which dir changes.
+  ASSERT_FALSE(ApplyConfigText("dir " + dir_.string() + "\ninclude other.conf\n", &c));
+}
+
+TEST_F(ConfigFileTest, IncludeWithAPattern) {
+  Write("conf.d/a.conf", "timeout 7\n");
+  Write("conf.d/b.conf", "hz 20\n");
+  Config c;
+  ASSERT_FALSE(ApplyConfigText("include " + (dir_ / "conf.d/*.conf").string() + "\n", &c));
+  EXPECT_EQ(c.timeout, 7);
+  EXPECT_EQ(c.hz, 20);
+  // No match is fine: an empty conf.d.
+  EXPECT_FALSE(ApplyConfigText("include " + (dir_ / "empty.d/*.conf").string() + "\n", &c));
+}
+
+TEST_F(ConfigFileTest, AFileThatIncludesItselfStops) {
+  const std::string path = (dir_ / "loop.conf").string();
+  Write("loop.conf", "include " + path + "\n");
+  Config c;
+  EXPECT_TRUE(ApplyConfigText("include " + path + "\n", &c));
 }
 
 // ---- ParseCommandLine ----
@@ -418,18 +683,11 @@ TEST(CommandLineTest, VersionAndHelp) {
 }
 
 TEST(CommandLineTest, Options) {
-  const CommandLine cl = Parse({"--port", "7020", "--timeout", "3", "--loglevel", "debug"});
-  ASSERT_EQ(cl.action, CommandLine::Action::kRun) << cl.error;
+  const CommandLine cl = Parse({"--port", "7020", "--TIMEOUT", "3", "--loglevel", "debug"});
+  ASSERT_EQ(cl.action, CommandLine::Action::kRun) << ErrorOf(cl);
   EXPECT_EQ(cl.config.port, 7020);
   EXPECT_EQ(cl.config.timeout, 3);
   EXPECT_EQ(cl.config.loglevel, "debug");
-}
-
-TEST(CommandLineTest, OptionNamesAreCaseInsensitive) {
-  const CommandLine cl = Parse({"--PORT", "7021", "--MaxClients", "7"});
-  ASSERT_EQ(cl.action, CommandLine::Action::kRun) << cl.error;
-  EXPECT_EQ(cl.config.port, 7021);
-  EXPECT_EQ(cl.config.maxclients, 7);
 }
 
 TEST(CommandLineTest, EmptySave) {
@@ -439,168 +697,87 @@ TEST(CommandLineTest, EmptySave) {
                                              {"--save", "--port", "7022"},
                                              {"--port", "7022", "--save"}}) {
     const CommandLine cl = Parse(args);
-    EXPECT_EQ(cl.action, CommandLine::Action::kRun) << ::testing::PrintToString(args) << cl.error;
-    EXPECT_EQ(cl.config.save, "");
+    EXPECT_EQ(cl.action, CommandLine::Action::kRun)
+        << ::testing::PrintToString(args) << ErrorOf(cl);
+    EXPECT_TRUE(cl.config.save.empty());
   }
   EXPECT_EQ(Parse({"--save", "--port", "7022"}).config.port, 7022);
-  EXPECT_EQ(Parse({"--save", "--port", "abc"}).error,
-            ConfigError("the command line", 2, "port \"abc\"",
-                        "port: argument couldn't be parsed into an integer"));
+  // Options follow an empty first line, as in redis-server: they start at line 2.
+  EXPECT_EQ(ErrorOf(Parse({"--save", "--port", "abc"})),
+            Fatal(3, "port \"abc\"", "argument couldn't be parsed into an integer"));
 }
 
 TEST(CommandLineTest, BindSeveralAddresses) {
   CommandLine cl = Parse({"--bind", "127.0.0.1", "::1"});
-  ASSERT_EQ(cl.action, CommandLine::Action::kRun) << cl.error;
+  ASSERT_EQ(cl.action, CommandLine::Action::kRun) << ErrorOf(cl);
   EXPECT_EQ(cl.config.bind, (std::vector<std::string>{"127.0.0.1", "::1"}));
   cl = Parse({"--bind", "127.0.0.1 -::1", "--port", "7023"});
-  ASSERT_EQ(cl.action, CommandLine::Action::kRun) << cl.error;
+  ASSERT_EQ(cl.action, CommandLine::Action::kRun) << ErrorOf(cl);
   EXPECT_EQ(cl.config.bind, (std::vector<std::string>{"127.0.0.1", "-::1"}));
-  EXPECT_EQ(cl.config.port, 7023);
 }
 
 TEST(CommandLineTest, ValuesAreQuotedExactly) {
   // Blanks, quotes, backslashes and control characters survive the trip through config text.
   const std::string odd = "/tmp/a b\"c\\d\ne\tf\x01.log";
   const CommandLine cl = Parse({"--logfile", odd, "--pidfile", ""});
-  ASSERT_EQ(cl.action, CommandLine::Action::kRun) << cl.error;
+  ASSERT_EQ(cl.action, CommandLine::Action::kRun) << ErrorOf(cl);
   EXPECT_EQ(cl.config.logfile, odd);
   EXPECT_EQ(cl.config.pidfile, "");
 }
 
 TEST(CommandLineTest, OptionAndValueInOneArgument) {
-  const CommandLine cl = Parse({"--port 7024", "--timeout", "4"});
-  ASSERT_EQ(cl.action, CommandLine::Action::kRun) << cl.error;
-  EXPECT_EQ(cl.config.port, 7024);
-  EXPECT_EQ(cl.config.timeout, 4);
+  const CommandLine cl = Parse({"--maxmemory 700mb", "--maxmemory-policy volatile-lru"});
+  ASSERT_EQ(cl.action, CommandLine::Action::kRun) << ErrorOf(cl);
+  EXPECT_EQ(cl.config.maxmemory, 700u * 1024 * 1024);
+  EXPECT_EQ(cl.config.maxmemory_policy, MaxmemoryPolicy::kVolatileLru);
 }
 
-TEST(CommandLineTest, ValueThatLooksLikeAnOption) {
-  // Right after a bare option name, a word starting with "--" is its value, as in Redis.
-  const CommandLine cl = Parse({"--loglevel", "--port"});
+TEST(CommandLineTest, RedisSuiteErrorCases) {
+  // Redis's tests/unit/introspection.tcl, "redis-server command line arguments - error cases".
+  EXPECT_EQ(ErrorOf(Parse({"--port"})), Fatal(2, "port", "wrong number of arguments"));
+  EXPECT_EQ(ErrorOf(Parse({"--port", "6380", "--loglevel"})),
+            Fatal(3, "loglevel", "wrong number of arguments"));
+  EXPECT_EQ(ErrorOf(Parse({"--port", "6379", "6380"})),
+            Fatal(2, "port \"6379\" \"6380\"", "wrong number of arguments"));
+  EXPECT_EQ(ErrorOf(Parse({"--port", "--loglevel", "verbose"})),
+            Fatal(2, "port \"--loglevel\" \"verbose\"", "wrong number of arguments"));
+  EXPECT_EQ(ErrorOf(Parse({"--port", "--bla", "--loglevel", "verbose"})),
+            Fatal(2, "port \"--bla\"", "argument couldn't be parsed into an integer"));
+  EXPECT_EQ(ErrorOf(Parse({"--replicaof", "--127.0.0.1", "--abc"})),
+            Fatal(2, "replicaof \"--127.0.0.1\"", "wrong number of arguments"));
+  // Values starting with "--" right after an option name.
+  const CommandLine cl =
+      Parse({"--proc-title-template", "--my--title--template", "--loglevel", "verbose"});
+  ASSERT_EQ(cl.action, CommandLine::Action::kRun) << ErrorOf(cl);
+  EXPECT_EQ(cl.config.proc_title_template, "--my--title--template");
+}
+
+TEST(CommandLineTest, AStrayValueIsALineOfItsOwn) {
+  EXPECT_EQ(ErrorOf(Parse({"-x"})),
+            Fatal(2, "\"-x\"", "Bad directive or wrong number of arguments"));
+  EXPECT_EQ(ErrorOf(Parse({"--timeout", "1", "--nosuch", "1"})),
+            Fatal(3, "nosuch \"1\"", "Bad directive or wrong number of arguments"));
+}
+
+TEST(CommandLineTest, SentinelModeIsRefused) {
+  const CommandLine cl = Parse({"--sentinel"});
   EXPECT_EQ(cl.action, CommandLine::Action::kError);
-  EXPECT_EQ(cl.error,
-            ConfigError("the command line", 1, "loglevel \"--port\"",
-                        "loglevel: argument(s) must be one of the following: debug, verbose, "
-                        "notice, warning"));
+  EXPECT_EQ(cl.error->reason, MissingFeatureError("sentinel"));
 }
 
-TEST(CommandLineTest, Errors) {
-  EXPECT_EQ(Parse({"--port", "abc"}).error,
-            ConfigError("the command line", 1, "port \"abc\"",
-                        "port: argument couldn't be parsed into an integer"));
-  EXPECT_EQ(Parse({"--port", "1", "2"}).error,
-            ConfigError("the command line", 1, "port \"1\" \"2\"", "wrong number of arguments"));
-  EXPECT_EQ(Parse({"--port"}).error,
-            ConfigError("the command line", 1, "port", "wrong number of arguments"));
-  EXPECT_EQ(Parse({"--timeout", "1", "--nosuch", "1"}).error,
-            ConfigError("the command line", 2, "nosuch \"1\"",
-                        "Bad directive or wrong number of arguments"));
-  EXPECT_EQ(Parse({"--appendonly", "yes"}).action, CommandLine::Action::kError);
-  // A first argument starting with '-' is not a file; as an option line it is no directive.
-  EXPECT_EQ(Parse({"-x"}).error, ConfigError("the command line", 1, "\"-x\"",
-                                             "Bad directive or wrong number of arguments"));
-}
-
-TEST_F(ConfigFileTest, FileThenOptions) {
+TEST_F(ConfigFileTest, FileThenOptionsCountLinesOnFromTheFile) {
   const std::string path = Write("kv.conf", "port 7030\ntimeout 8\n");
-  const CommandLine cl = Parse({path, "--port", "7031"});
-  ASSERT_EQ(cl.action, CommandLine::Action::kRun) << cl.error;
+  CommandLine cl = Parse({path, "--port", "7031"});
+  ASSERT_EQ(cl.action, CommandLine::Action::kRun) << ErrorOf(cl);
   EXPECT_EQ(cl.config.port, 7031) << "options come after the file";
   EXPECT_EQ(cl.config.timeout, 8);
   EXPECT_EQ(cl.config.config_file, path);
-}
-
-TEST_F(ConfigFileTest, FileErrorsStopTheCommandLine) {
-  const std::string path = Write("kv.conf", "port x\n");
-  const CommandLine cl = Parse({path, "--port", "7031"});
+  // Two lines of file, its last newline, the separating newline: the option is line 4.
+  cl = Parse({path, "--hz", "x"});
+  EXPECT_EQ(ErrorOf(cl), Fatal(4, "hz \"x\"", "argument couldn't be parsed into an integer"));
+  cl = Parse({(dir_ / "nope.conf").string()});
   EXPECT_EQ(cl.action, CommandLine::Action::kError);
-  EXPECT_EQ(cl.error,
-            ConfigError(path, 1, "port x", "port: argument couldn't be parsed into an integer"));
-  const CommandLine missing = Parse({(dir_ / "nope.conf").string()});
-  EXPECT_EQ(missing.action, CommandLine::Action::kError);
-  EXPECT_EQ(missing.error, "Fatal error, can't open config file '" + (dir_ / "nope.conf").string() +
-                               "': No such file or directory");
-}
-
-TEST_F(ConfigFileTest, ValueAfterTheFileWithoutAnOption) {
-  const std::string path = Write("kv.conf", "port 7030\n");
-  const CommandLine cl = Parse({path, "stray"});
-  EXPECT_EQ(cl.action, CommandLine::Action::kError);
-  EXPECT_EQ(cl.error, ConfigError("the command line", 1, "\"stray\"",
-                                  "Bad directive or wrong number of arguments"));
-}
-
-}  // namespace
-}  // namespace kv
-
-namespace kv {
-namespace {
-
-// ---- client-output-buffer-limit, requirepass, protected-mode ----
-
-TEST(OutputBufferLimitConfigTest, DefaultsAndRedisFormat) {
-  Config c;
-  const Directive* d = FindDirective("client-output-buffer-limit");
-  ASSERT_NE(d, nullptr);
-  EXPECT_TRUE(d->mutable_at_runtime);
-  EXPECT_EQ(d->get(c),
-            "normal 1073741824 0 0 slave 268435456 67108864 60 pubsub 33554432 8388608 60");
-}
-
-TEST(OutputBufferLimitConfigTest, SeveralTripletsInOneLine) {
-  Config c;
-  ASSERT_EQ(Apply("client-output-buffer-limit normal 1mb 512kb 10 replica 1gb 2g 0 "
-                  "PubSub 100 200 3\n",
-                  &c),
-            std::nullopt);
-  EXPECT_EQ(FindDirective("client-output-buffer-limit")->get(c),
-            "normal 1048576 524288 10 slave 1073741824 2000000000 0 pubsub 100 200 3");
-  const OutputBufferLimit& normal = c.client_output_buffer_limit[0];
-  EXPECT_EQ(normal.hard, 1048576u);
-  EXPECT_EQ(normal.soft, 524288u);
-  EXPECT_EQ(normal.soft_seconds, 10);
-  // One quoted value (as CONFIG SET and --client-output-buffer-limit give it) works too, and a
-  // later line changes only the classes it names.
-  ASSERT_EQ(Apply("client-output-buffer-limit \"slave 0 0 0\"\n", &c), std::nullopt);
-  EXPECT_EQ(FindDirective("client-output-buffer-limit")->get(c),
-            "normal 1048576 524288 10 slave 0 0 0 pubsub 100 200 3");
-}
-
-TEST(OutputBufferLimitConfigTest, RedisErrorsAndNothingAppliedOnError) {
-  Config c;
-  const Directive* d = FindDirective("client-output-buffer-limit");
-  using Args = std::vector<std::string>;
-  EXPECT_EQ(d->set(c, Args{"normal", "1", "2"}),
-            "Wrong number of arguments in buffer limit configuration.");
-  EXPECT_EQ(d->set(c, Args{"master", "1", "2", "3"}),
-            "Invalid client class specified in buffer limit configuration.");
-  EXPECT_EQ(d->set(c, Args{"nobody", "1", "2", "3"}),
-            "Invalid client class specified in buffer limit configuration.");
-  for (const Args& bad : {Args{"normal", "x", "1", "1"}, Args{"normal", "1", "-1", "1"},
-                          Args{"normal", "1", "1", "-1"}, Args{"normal", "1", "1", "1s"}}) {
-    EXPECT_EQ(d->set(c, bad),
-              "Error in hard, soft or soft_seconds setting in buffer limit configuration.");
-  }
-  // A bad second triplet leaves the first unapplied.
-  EXPECT_NE(d->set(c, Args{"normal", "1", "1", "1", "pubsub", "1", "1", "x"}), std::nullopt);
-  EXPECT_EQ(c.client_output_buffer_limit[0].hard, 1024ULL * 1024 * 1024);
-  // No arguments at all change nothing and are no error.
-  EXPECT_EQ(d->set(c, Args{}), std::nullopt);
-}
-
-TEST(AccessConfigTest, RequirepassAndProtectedMode) {
-  Config c;
-  EXPECT_EQ(FindDirective("requirepass")->get(c), "");
-  EXPECT_EQ(FindDirective("protected-mode")->get(c), "yes");
-  ASSERT_EQ(Apply("requirepass \"p w\"\nprotected-mode NO\n", &c), std::nullopt);
-  EXPECT_EQ(c.requirepass, "p w");
-  EXPECT_FALSE(c.protected_mode);
-  EXPECT_EQ(FindDirective("protected-mode")->get(c), "no");
-  EXPECT_NE(Apply("protected-mode maybe\n", &c), std::nullopt);
-  const CommandLine cl = Parse({"--requirepass", "secret", "--protected-mode", "no"});
-  ASSERT_EQ(cl.action, CommandLine::Action::kRun) << cl.error;
-  EXPECT_EQ(cl.config.requirepass, "secret");
-  EXPECT_FALSE(cl.config.protected_mode);
+  EXPECT_TRUE(cl.error->cannot_open_file);
 }
 
 }  // namespace

@@ -39,9 +39,10 @@ class SlowlogFamilyTest : public ::testing::Test {
 };
 
 TEST_F(SlowlogFamilyTest, DefaultsAndDisabledLog) {
-  EXPECT_EQ(h.Run({"CONFIG", "GET", "slowlog-*"}), "*4\r\n" + Bulk("slowlog-log-slower-than") +
-                                                       Bulk("10000") + Bulk("slowlog-max-len") +
-                                                       Bulk("128"));
+  // In the order of Redis's table.
+  EXPECT_EQ(h.Run({"CONFIG", "GET", "slowlog-*"}),
+            "*4\r\n" + Bulk("slowlog-max-len") + Bulk("128") + Bulk("slowlog-log-slower-than") +
+                Bulk("10000"));
   EXPECT_EQ(h.Run({"CONFIG", "SET", "slowlog-log-slower-than", "-1"}), kOk);
   h.Run({"SET", "a", "b"});
   EXPECT_EQ(h.Run({"SLOWLOG", "LEN"}), Int(0));

@@ -128,20 +128,22 @@ std::unique_ptr<ServerProcess> ServerProcess::LaunchKvserver(const std::vector<s
 }
 
 std::unique_ptr<ServerProcess> ServerProcess::StartRedis(const std::vector<std::string>& args) {
+  return LaunchRedis({REDIS_SERVER_BINARY}, args);
+}
+
+std::unique_ptr<ServerProcess> ServerProcess::StartRedisWithConfig(
+    const std::string& config_file, const std::vector<std::string>& args) {
+  return LaunchRedis({REDIS_SERVER_BINARY, config_file}, args);
+}
+
+std::unique_ptr<ServerProcess> ServerProcess::LaunchRedis(const std::vector<std::string>& prefix,
+                                                          const std::vector<std::string>& args) {
   const std::string dir = MakeTempDir();
   for (int attempt = 0; attempt < 5; ++attempt) {
     const int port = PickFreePort();
-    std::vector<std::string> argv = {REDIS_SERVER_BINARY,
-                                     "--port",
-                                     std::to_string(port),
-                                     "--bind",
-                                     "127.0.0.1",
-                                     "--save",
-                                     "",
-                                     "--appendonly",
-                                     "no",
-                                     "--dir",
-                                     dir};
+    std::vector<std::string> argv = prefix;
+    argv.insert(argv.end(), {"--port", std::to_string(port), "--bind", "127.0.0.1", "--save", "",
+                             "--appendonly", "no", "--dir", dir});
     argv.insert(argv.end(), args.begin(), args.end());
     auto proc = Spawn(argv, dir + "/redis.log");
     proc->dir_ = dir;

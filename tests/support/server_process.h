@@ -30,11 +30,16 @@ class ServerProcess {
   static std::unique_ptr<ServerProcess> StartKvserverWithConfig(
       const std::string& config_file, const std::vector<std::string>& args = {});
   static std::unique_ptr<ServerProcess> StartRedis(const std::vector<std::string>& args = {});
+  // Like StartRedis, with `config_file` first on the command line.
+  static std::unique_ptr<ServerProcess> StartRedisWithConfig(
+      const std::string& config_file, const std::vector<std::string>& args = {});
   ~ServerProcess();
 
   int port() const { return port_; }
   pid_t pid() const { return pid_; }
   const std::string& log_path() const { return log_path_; }
+  // The temporary directory the server was started in (its --dir for redis-server).
+  const std::string& dir() const { return dir_; }
   std::string ReadLog() const;
 
   // A new hiredis connection; fails the current test if it cannot connect.
@@ -50,6 +55,8 @@ class ServerProcess {
   ServerProcess() = default;
   static std::unique_ptr<ServerProcess> Spawn(const std::vector<std::string>& argv,
                                               const std::string& log_path);
+  static std::unique_ptr<ServerProcess> LaunchRedis(const std::vector<std::string>& prefix,
+                                                    const std::vector<std::string>& args);
   static std::unique_ptr<ServerProcess> LaunchKvserver(const std::vector<std::string>& prefix,
                                                        const std::vector<std::string>& args);
 
