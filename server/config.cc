@@ -392,11 +392,12 @@ CommandLine ParseCommandLine(int argc, const char* const* argv) {
   std::string text;
   int i = 1;
   if (first.empty() || first[0] != '-') {
-    // Only a first argument that does not start with '-' is a file.
-    if (auto err = ReadConfigFile(argv[1], &text)) return fail(*err);
+    // Only a first argument that does not start with '-' is a file, read (and named in errors)
+    // by its absolute path, as Redis does.
     std::error_code ec;
     auto abs = std::filesystem::absolute(argv[1], ec);
     result.config.config_file = ec ? argv[1] : abs.string();
+    if (auto err = ReadConfigFile(result.config.config_file, &text)) return fail(*err);
     i = 2;
   }
   // "--name v1 v2 --other v" becomes the lines "name v1 v2" and "other v", each value quoted

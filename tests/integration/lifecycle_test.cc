@@ -140,10 +140,10 @@ TEST(Startup, BadConfigFileNamesFileAndLine) {
   }
   int status = 0;
   std::string out = RunKvserver(path, &status);
-  EXPECT_NE(status, 0);
-  EXPECT_TRUE(Contains(out, path)) << out;
-  EXPECT_TRUE(Contains(out, "line 4")) << out;
-  EXPECT_TRUE(Contains(out, "maxclients lots")) << out;
+  EXPECT_EQ(status, 1);
+  // Redis's report names the line, not the file (config_errors_test.cc compares it whole).
+  EXPECT_TRUE(Contains(out, "Reading the configuration file, at line 4")) << out;
+  EXPECT_TRUE(Contains(out, ">>> 'maxclients lots'")) << out;
 
   out = RunKvserver(dir + "/missing.conf", &status);
   EXPECT_NE(status, 0);
