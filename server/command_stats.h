@@ -50,10 +50,12 @@ struct CommandStats {
   uint64_t failed_calls = 0;                  // ran and replied with an error
   std::unique_ptr<LatencyHistogram> latency;  // made on the first call
 
-  void RecordCall(uint64_t ns, bool failed) {
+  // `track_latency`: latency-tracking (INFO latencystats' histogram).
+  void RecordCall(uint64_t ns, bool failed, bool track_latency = true) {
     ++calls;
     nanoseconds += ns;
     failed_calls += failed;
+    if (!track_latency) return;
     if (!latency) latency = std::make_unique<LatencyHistogram>();
     latency->Record(ns);
   }

@@ -134,7 +134,7 @@ Dispatcher::Outcome Dispatcher::Run(std::span<const std::string_view> args, Conn
   spec->handler(ctx);
   const uint64_t ns = state_->command_clock.Nanoseconds(state_->command_clock.Ticks() - start);
   ++state_->stats.total_commands_processed;
-  stats.RecordCall(ns, ReplyIsError(reply, size_before));
+  stats.RecordCall(ns, ReplyIsError(reply, size_before), state_->config.latency_tracking);
   return {.ran = spec, .ns = ns};
 }
 

@@ -13,6 +13,7 @@
 #include "fmt/format.h"
 #include "server/allocator.h"
 #include "server/command_registry.h"
+#include "server/config_directive.h"
 #include "server/memory_overhead.h"
 #include "server/strings.h"
 #include "server/version.h"
@@ -222,15 +223,20 @@ void ErrorStatsSection(ServerState& s, std::string& out) {
   }
 }
 
-// Redis's latency-tracking-info-percentiles default, "50 99 99.9".
+// The percentiles of latency-tracking-info-percentiles, named as Redis names them ("p99.9").
 void LatencyStatsSection(ServerState& s, std::string& out) {
   out += "# Latencystats\r\n";
+  const std::vector<double>& percentiles = s.config.latency_tracking_info_percentiles;
   ForEachCommandStats(s, [&](const std::string& name, const CommandStats& c) {
     if (!c.latency) return;
-    auto usec = [&](double p) { return c.latency->ValueAtPercentile(p) / 1000.0; };
-    absl::StrAppend(
-        &out, "latency_percentiles_usec_", name,
-        fmt::format(":p50={:.3f},p99={:.3f},p99.9={:.3f}\r\n", usec(50), usec(99), usec(99.9)));
+    absl::StrAppend(&out, "latency_percentiles_usec_", name, ":");
+    for (size_t i = 0; i < percentiles.size(); ++i) {
+      if (i > 0) out += ',';
+      absl::StrAppend(
+          &out, "p", FormatPercentile(percentiles[i]),
+          fmt::format("={:.3f}", c.latency->ValueAtPercentile(percentiles[i]) / 1000.0));
+    }
+    out += "\r\n";
   });
 }
 
