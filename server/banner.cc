@@ -2,7 +2,8 @@
 
 #include <unistd.h>
 
-#include <cstdio>
+#include <iterator>
+#include <string>
 
 #include "server/version.h"
 
@@ -14,23 +15,46 @@ bool ShowBanner(const Config& config) {
 }
 
 std::string Banner(int port, long pid) {
-  // The text starts in column 41 as in Redis's logo; the picture is kvserver's.
-  static constexpr char kFormat[] =
-      "                                                                     \n"
-      "     .--------------------------.                                    \n"
-      "     |  __  ___   __           |           Redis %s (00000000/0) %d bit\n"
-      "     | |  |/  /\\  \\ /  /       |                                    \n"
-      "     | |     /  \\  V  / server |           Running in standalone mode\n"
-      "     | |  |\\  \\  \\   /         |           Port: %d\n"
-      "     | |__| \\__\\  \\_/          |           PID: %ld\n"
-      "     |                          |                                    \n"
-      "     |  key-value, in memory    |           kvserver %s\n"
-      "     '--------------------------'                https://redis.io       \n"
-      "                                                                     \n\n";
-  char buf[2048];
-  std::snprintf(buf, sizeof(buf), kFormat, kRedisCompatVersion, static_cast<int>(sizeof(long) * 8),
-                port, pid, kKvserverVersion);
-  return buf;
+  // Redis's words in Redis's lines and columns (from column 40), beside kvserver's own picture.
+  static constexpr const char* kArt[] = {
+      "",
+      "       .--------------------------.",
+      "       |                          |",
+      "       |   k v s e r v e r        |",
+      "       |   ~~~~~~~~~~~~~~~        |",
+      "       |                          |",
+      "       |   in-memory key-value    |",
+      "       |   server speaking RESP   |",
+      "       |                          |",
+      "       '--------------------------'",
+      "",
+  };
+  const std::string words[std::size(kArt)] = {
+      "",
+      "",
+      std::string("Redis ") + kRedisCompatVersion + " (00000000/0) " +
+          std::to_string(sizeof(long) * 8) + " bit",
+      "",
+      "Running in standalone mode",
+      "Port: " + std::to_string(port),
+      "PID: " + std::to_string(pid),
+      "",
+      std::string("kvserver ") + kKvserverVersion,
+      "",
+      "      https://redis.io",
+  };
+  std::string out;
+  for (size_t i = 0; i < std::size(kArt); ++i) {
+    std::string line = kArt[i];
+    if (!words[i].empty()) {
+      line.resize(40, ' ');
+      line += words[i];
+    }
+    out += line;
+    out += '\n';
+  }
+  out += '\n';
+  return out;
 }
 
 }  // namespace kv

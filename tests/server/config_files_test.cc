@@ -107,5 +107,20 @@ TEST_F(ConfigFilesTest, TestSuiteDefaultConfAsksForTwoMissingFeatures) {
   EXPECT_EQ(c3.logfile, "");
 }
 
+TEST_F(ConfigFilesTest, KvserverConfDocumentsEveryDirectiveWithItsDefault) {
+  const std::string path = std::string(KV_TEST_FIXTURES_DIR) + "/../../conf/kvserver.conf";
+  Config c;
+  auto err = LoadConfigFile(path, &c);
+  ASSERT_FALSE(err) << err->Fatal();
+  const Config defaults;
+  const std::string text = Read(path);
+  for (const Directive& d : Directives()) {
+    if (d.is(kAliasConfig)) continue;
+    EXPECT_NE(text.find("\n" + std::string(d.name) + " "), std::string::npos)
+        << d.name << " is not in conf/kvserver.conf";
+    EXPECT_EQ(d.Get(c), d.Get(defaults)) << d.name << "'s line is not its default";
+  }
+}
+
 }  // namespace
 }  // namespace kv
