@@ -86,10 +86,13 @@ write_server_wrapper() {
 # After a configuration file, switch off the two features the suite's default.conf asks for and
 # kvserver does not have yet: RDB save points and keyspace notifications. They come on standard
 # input ("-" last, as redis-server reads it: after the file, before the options), so a test's own
-# options still win. Remove each override once its feature lands. Without a file (the suite's
-# command line error tests), nothing is added.
+# options still win; exec keeps the pid the suite waits for. Remove each override once its
+# feature lands. Without a file (the suite's command line error tests), nothing is added.
 if [ \$# -ge 1 ] && [ -f "\$1" ]; then
-  printf 'save ""\\nnotify-keyspace-events ""\\n' | exec "$kvserver" "\$@" -
+  exec "$kvserver" "\$@" - <<'OVERRIDES'
+save ""
+notify-keyspace-events ""
+OVERRIDES
 fi
 exec "$kvserver" "\$@"
 EOF
