@@ -81,20 +81,21 @@ write_server_wrapper() {
   local src=$1
   mkdir -p "$src"
   cat >"$src/redis-server" <<EOF
-#!/bin/sh
-# kvserver as the suite's redis-server (written by kvserver's tests/redis-suite/run.sh).
+#!/usr/bin/env bash
+# kvserver as the suite's redis-server (written by kvserver's tests/redis-suite/run.sh), under
+# this name (exec -a), as a redis-server symlink to kvserver would run it.
 # After a configuration file, switch off the two features the suite's default.conf asks for and
 # kvserver does not have yet: RDB save points and keyspace notifications. They come on standard
 # input ("-" last, as redis-server reads it: after the file, before the options), so a test's own
 # options still win; exec keeps the pid the suite waits for. Remove each override once its
 # feature lands. Without a file (the suite's command line error tests), nothing is added.
 if [ \$# -ge 1 ] && [ -f "\$1" ]; then
-  exec "$kvserver" "\$@" - <<'OVERRIDES'
+  exec -a "\$0" "$kvserver" "\$@" - <<'OVERRIDES'
 save ""
 notify-keyspace-events ""
 OVERRIDES
 fi
-exec "$kvserver" "\$@"
+exec -a "\$0" "$kvserver" "\$@"
 EOF
   chmod +x "$src/redis-server"
   for tool in redis-cli redis-benchmark redis-check-aof redis-check-rdb; do
