@@ -67,24 +67,25 @@ class CommandNames {
   std::set<std::string> names_;
 };
 
+// Redis's loadServerConfigFromString over configuration text (and the files it includes), then
+// the checks on the whole: directives whose final value needs a missing feature, and the default
+// user's line beside a password.
 class Loader {
  public:
   explicit Loader(Config* config) : config_(config) {}
 
-  std::optional<ConfigError> Apply(std::string_view text, int depth);
+  std::optional<ConfigError> Load(std::string_view text);
 
  private:
+  std::optional<ConfigError> Apply(std::string_view text, int depth);
   std::optional<ConfigError> Include(const std::string& pattern, int depth);
 
   Config* config_;
-
- public:
   // Where each directive was last set, for errors about its final value.
   std::map<std::string, ConfigError> last_set_;
   // Where "user default on nopass ..." was, if anywhere: with requirepass also set, Redis
   // would end up without a password (users are loaded after it), so kvserver refuses that.
-  int default_user_line_ = 0;
-  std::string default_user_text_;
+  std::optional<ConfigError> default_user_line_;
 };
 
 std::optional<ConfigError> Loader::Include(const std::string& pattern, int depth) {
@@ -176,8 +177,7 @@ std::optional<ConfigError> Loader::Apply(std::string_view text, int depth) {
           if (trimmed != kDefaultUserLine || !config_->requirepass.empty()) {
             return fail(MissingFeatureError(name), words[0]);
           }
-          default_user_line_ = line_no;
-          default_user_text_ = trimmed;
+          default_user_line_ = fail(MissingFeatureError(name), words[0]);
         } else if (name == "loadmodule" && argc >= 2) {
           return fail(MissingFeatureError(name), words[0]);
         } else if (name.find('.') != std::string::npos) {
@@ -199,17 +199,26 @@ std::optional<ConfigError> Loader::Apply(std::string_view text, int depth) {
   return std::nullopt;
 }
 
+std::optional<ConfigError> Loader::Load(std::string_view text) {
+  if (auto err = Apply(text, 0)) return err;
+  // The final values that need a feature kvserver lacks, reported at the line that set them.
+  for (const MissingFeature& f : MissingFeatures()) {
+    if (f.needs_feature == nullptr || !f.needs_feature(*config_)) continue;
+    auto it = last_set_.find(std::string(f.directive));
+    ConfigError e = it != last_set_.end() ? it->second : ConfigError{};
+    e.reason = MissingFeatureError(f.directive);
+    if (e.directive.empty()) e.directive = std::string(f.directive);
+    return e;
+  }
+  if (default_user_line_ && !config_->requirepass.empty()) return default_user_line_;
+  return std::nullopt;
+}
+
 bool StartsWithDashes(std::string_view arg) {
   return arg.size() >= 2 && arg[0] == '-' && arg[1] == '-';
 }
 
 }  // namespace
-
-std::string_view StripChars(std::string_view s, std::string_view chars) {
-  const size_t start = s.find_first_not_of(chars);
-  if (start == std::string_view::npos) return {};
-  return s.substr(start, s.find_last_not_of(chars) - start + 1);
-}
 
 std::string ConfigError::Fatal() const {
   if (cannot_open_file) return reason;
@@ -307,26 +316,7 @@ int64_t MaxClientsAfterRaisingFileLimit(int64_t maxclients) {
 }
 
 std::optional<ConfigError> ApplyConfigText(std::string_view text, Config* config) {
-  Loader loader(config);
-  if (auto err = loader.Apply(text, 0)) return err;
-  // The final values that need a feature kvserver lacks, reported at the line that set them.
-  for (const MissingFeature& f : MissingFeatures()) {
-    if (f.needs_feature == nullptr || !f.needs_feature(*config)) continue;
-    auto it = loader.last_set_.find(std::string(f.directive));
-    ConfigError e = it != loader.last_set_.end() ? it->second : ConfigError{};
-    e.reason = MissingFeatureError(f.directive);
-    if (e.directive.empty()) e.directive = std::string(f.directive);
-    return e;
-  }
-  if (loader.default_user_line_ != 0 && !config->requirepass.empty()) {
-    ConfigError e;
-    e.reason = MissingFeatureError("user");
-    e.line_no = loader.default_user_line_;
-    e.line = loader.default_user_text_;
-    e.directive = "user";
-    return e;
-  }
-  return std::nullopt;
+  return Loader(config).Load(text);
 }
 
 std::optional<ConfigError> CheckLoadedConfig(const Config& config) {

@@ -226,6 +226,12 @@ RewriteLines RewriteString(const DirectiveImpl& impl, const Config& c, std::stri
 
 }  // namespace
 
+std::string_view StripChars(std::string_view s, std::string_view chars) {
+  const size_t start = s.find_first_not_of(chars);
+  if (start == std::string_view::npos) return {};
+  return s.substr(start, s.find_last_not_of(chars) - start + 1);
+}
+
 std::string FormatMemory(int64_t bytes) {
   constexpr int64_t kGb = 1024LL * 1024 * 1024, kMb = 1024 * 1024, kKb = 1024;
   if (bytes != 0 && bytes % kGb == 0) return std::to_string(bytes / kGb) + "gb";

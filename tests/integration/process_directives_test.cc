@@ -38,6 +38,15 @@ bool Contains(const std::string& haystack, const std::string& needle) {
 
 bool Alive(pid_t pid) { return ::kill(pid, 0) == 0; }
 
+// A daemonized server is nobody's child: whatever a test's assertions do, it does not outlive
+// the test.
+struct KillAtEnd {
+  pid_t pid;
+  ~KillAtEnd() {
+    if (pid > 0 && Alive(pid)) ::kill(pid, SIGKILL);
+  }
+};
+
 // Runs `argv` to completion (a daemonizing server's parent exits at once); returns its status.
 int RunToExit(const std::vector<std::string>& argv) {
   const pid_t pid = ::fork();
@@ -93,6 +102,7 @@ TEST(Daemonize, ForksWritesThePidFileLogsToTheFileAndCleansUp) {
   EXPECT_EQ(WEXITSTATUS(status), 0) << "the parent exits at once";
   const pid_t pid = WaitForPidFile(pidfile);
   ASSERT_GT(pid, 0);
+  KillAtEnd guard{pid};
   EXPECT_EQ(ReadFile(pidfile), std::to_string(pid) + "\n");
   EXPECT_EQ(::getsid(pid), pid) << "a session of its own";
   ASSERT_TRUE(Eventually([&] { return Contains(ReadFile(logfile), "Ready to accept"); }, 10000));
@@ -120,6 +130,7 @@ TEST(Daemonize, StartUpAndShutdownLogAsRedis) {
                "--pidfile", pidfile, "--logfile", logfile, "--save", "", "--dir", dir, "--loglevel",
                "notice"});
     const pid_t pid = WaitForPidFile(pidfile);
+    KillAtEnd guard{pid};
     EXPECT_TRUE(Eventually([&] { return Contains(ReadFile(logfile), "Ready to accept"); }, 10000));
     RawClient c(port);
     c.SendAll("SHUTDOWN NOSAVE\r\n");
@@ -168,6 +179,7 @@ TEST(LogFile, RotationByRename) {
              "127.0.0.1", "--pidfile", pidfile, "--logfile", logfile, "--enable-debug-command",
              "yes"});
   const pid_t pid = WaitForPidFile(pidfile);
+  KillAtEnd guard{pid};
   ASSERT_TRUE(Eventually([&] { return Contains(ReadFile(logfile), "Ready to accept"); }, 10000));
   EXPECT_TRUE(ReadFile(logfile).starts_with("an older line\n")) << "appended";
   std::filesystem::rename(logfile, logfile + ".1");  // what logrotate does
@@ -364,6 +376,7 @@ TEST(DebianRedisConf, StartsTheBinaryUnchangedButForPaths) {
   ASSERT_EQ(WEXITSTATUS(status), 0) << "daemonize yes: the parent exits";
   const pid_t pid = WaitForPidFile(pidfile);
   ASSERT_GT(pid, 0);
+  KillAtEnd guard{pid};
   ASSERT_TRUE(Eventually([&] { return Contains(ReadFile(logfile), "Ready to accept"); }, 10000));
   RawClient c(port);
   EXPECT_REPLY(c, "CONFIG GET daemonize\r\n", "*2\r\n$9\r\ndaemonize\r\n$3\r\nyes\r\n");
