@@ -194,6 +194,10 @@ TEST_F(ServerFamilyTest, ConfigGetGlobs) {
   EXPECT_EQ(h.Run({"CONFIG", "GET", "TIME*"}), "*2\r\n" + Pair("timeout", "0"));
   // Aliases are listed too, under their own names.
   EXPECT_EQ(h.Run({"CONFIG", "GET", "*slaveof"}), "*2\r\n" + Pair("slaveof", ""));
+  EXPECT_EQ(h.Run({"CONFIG", "GET", "hash-max-*"}),
+            "*8\r\n" + Pair("hash-max-listpack-entries", "512") +
+                Pair("hash-max-listpack-value", "64") + Pair("hash-max-ziplist-entries", "512") +
+                Pair("hash-max-ziplist-value", "64"));
   EXPECT_EQ(
       h.Run({"CONFIG", "GET", "*ziplist-entries"}),
       "*4\r\n" + Pair("hash-max-ziplist-entries", "512") + Pair("zset-max-ziplist-entries", "128"));
