@@ -24,3 +24,17 @@ constexpr size_t kMaxLongDoubleChars = 5 * 1024;
 std::optional<long double> ParseLongDouble(std::string_view s);
 
 }  // namespace kv
+
+namespace kv {
+
+// Redis's string2d (getDoubleFromObject): strtod on the whole text, which must not be empty,
+// start with a space, hold a NUL byte, overflow (nor underflow to zero) or be NaN. "inf",
+// "-inf" and hex floats are accepted as strtod reads them. Scores, weights, coordinates.
+std::optional<double> ParseDouble(std::string_view s);
+
+// The shortest text of `v` as printf's "%.17g" writes it (Redis's reply of a double), into `buf`
+// (at least kMaxDoubleChars bytes); "inf" and "-inf" for the infinities. Returns the length.
+constexpr size_t kMaxDoubleChars = 32;
+size_t FormatDouble17g(double v, char* buf);
+
+}  // namespace kv

@@ -85,17 +85,15 @@ void ReplyWriter::MapHeader(size_t n) {
 void ReplyWriter::Double(double v) {
   // Redis's addReplyDouble: "%.17g" in RESP2 as a bulk string, a ',' double in RESP3,
   // with inf/-inf spelled out.
-  char buf[64];
-  int len;
-  if (std::isinf(v)) {
-    len = std::snprintf(buf, sizeof(buf), "%s", v > 0 ? "inf" : "-inf");
-  } else {
-    len = std::snprintf(buf, sizeof(buf), "%.17g", v);
-  }
+  char buf[kMaxDoubleChars];
+  const size_t len = FormatDouble17g(v, buf);
   if (protocol_ >= 3) {
-    out_->Append(',');
-    out_->Append(std::string_view(buf, len));
-    out_->Append("\r\n");
+    char* p = out_->PrepareWrite(len + 3);
+    p[0] = ',';
+    std::memcpy(p + 1, buf, len);
+    p[len + 1] = '\r';
+    p[len + 2] = '\n';
+    out_->CommitWrite(len + 3);
   } else {
     Bulk(std::string_view(buf, len));
   }

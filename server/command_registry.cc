@@ -84,6 +84,7 @@ CommandRegistry BuildCommandRegistry(
   RegisterLatencyFamily(registry);
   RegisterHashFamily(registry);
   RegisterSetFamily(registry);
+  RegisterZSetFamily(registry);
   for (const auto& [from, to] : renamed) registry.Rename(from, to);
   return registry;
 }

@@ -10,6 +10,7 @@
 #include "storage/list.h"
 #include "storage/set.h"
 #include "storage/value.h"
+#include "storage/zset.h"
 
 namespace kv {
 namespace {
@@ -86,6 +87,15 @@ size_t RdbValueLength(const Value& v) {
     }
     case ValueType::kList:
       return RdbQuickListLength(v.As<List>().items());
+    case ValueType::kZSet: {
+      // rdbSaveObject: a listpack as one string; a skiplist as its length, then each member as a
+      // string and its score as an 8-byte binary double.
+      const ZSet& z = v.As<ZSet>();
+      if (z.is_listpack()) return RdbStringLength(z.listpack().view());
+      size_t n = LenBytes(z.size());
+      z.ForEach([&](std::string_view member, double) { n += RdbStringLength(member) + 8; });
+      return n;
+    }
     default:
       // Each aggregate type adds its RDB encoding's length here as it lands.
       return 0;

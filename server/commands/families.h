@@ -23,5 +23,6 @@ void RegisterSlowlogFamily(CommandRegistry& registry);
 void RegisterLatencyFamily(CommandRegistry& registry);
 void RegisterHashFamily(CommandRegistry& registry);
 void RegisterSetFamily(CommandRegistry& registry);
+void RegisterZSetFamily(CommandRegistry& registry);
 
 }  // namespace kv

@@ -1,0 +1,34 @@
+#pragma once
+
+#include <memory>
+#include <string_view>
+#include <utility>
+
+#include "server/command.h"
+#include "server/commands/lookup.h"
+#include "storage/zset.h"
+
+namespace kv {
+
+// What the sorted set families (zset, geo) share: the listpack limits from the config, and
+// storing a result as Redis's setKey does.
+
+inline ZSet::Limits ZSetLimits(const CommandContext& ctx) {
+  return {static_cast<size_t>(ctx.server.config.zset_max_listpack_entries),
+          static_cast<size_t>(ctx.server.config.zset_max_listpack_value)};
+}
+
+// Redis's setKey(..., 0): `key` gets `z`, replacing whatever it held and its TTL. A new key wakes
+// the clients blocked on it (dbAdd); an overwritten one does not (dbOverwrite).
+inline void StoreZSet(CommandContext& ctx, std::string_view key, std::unique_ptr<ZSet> z) {
+  Db& db = ctx.db();
+  if (db.Find(key, ctx.now_ms) == nullptr) {
+    AddAggregate(ctx, key, std::move(z));
+    return;
+  }
+  DetachedValue v;
+  v.aggregate = std::move(z);
+  db.Put(key, std::move(v), kNoExpiry);
+}
+
+}  // namespace kv
