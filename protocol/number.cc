@@ -38,28 +38,6 @@ size_t FormatInt64(int64_t v, char* buf) {
   return static_cast<size_t>(std::to_chars(buf, buf + kMaxInt64Chars, v).ptr - buf);
 }
 
-std::optional<long double> ParseLongDouble(std::string_view s) {
-  if (s.empty() || s.size() >= kMaxLongDoubleChars) return std::nullopt;
-  char buf[kMaxLongDoubleChars];
-  std::memcpy(buf, s.data(), s.size());
-  buf[s.size()] = '\0';
-  errno = 0;
-  char* end = nullptr;
-  const long double value = std::strtold(buf, &end);
-  if (std::isspace(static_cast<unsigned char>(buf[0])) || *end != '\0' ||
-      static_cast<size_t>(end - buf) != s.size() ||
-      (errno == ERANGE &&
-       (value == HUGE_VALL || value == -HUGE_VALL || std::fpclassify(value) == FP_ZERO)) ||
-      errno == EINVAL || std::isnan(value)) {
-    return std::nullopt;
-  }
-  return value;
-}
-
-}  // namespace kv
-
-namespace kv {
-
 std::optional<double> ParseDouble(std::string_view s) {
   if (s.empty()) return std::nullopt;
   // The common case: [-]digits[.digits] with at most 15 digits, whose value is an exact

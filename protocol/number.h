@@ -15,18 +15,6 @@ size_t FormatInt64(int64_t v, char* buf);
 
 constexpr size_t kMaxInt64Chars = 21;
 
-// Redis's MAX_LONG_DOUBLE_CHARS: the longest float text string2ld reads and ld2string writes.
-constexpr size_t kMaxLongDoubleChars = 5 * 1024;
-
-// Redis's string2ld: strtold on the whole text, which must not start with a space, must be all
-// used, and must not be NaN or overflow (nor underflow to zero). Hex and "inf" are accepted, as
-// strtold reads them. INCRBYFLOAT's operands, blocking commands' timeouts.
-std::optional<long double> ParseLongDouble(std::string_view s);
-
-}  // namespace kv
-
-namespace kv {
-
 // Redis's string2d (getDoubleFromObject): strtod on the whole text, which must not be empty,
 // start with a space, hold a NUL byte, overflow (nor underflow to zero) or be NaN. "inf",
 // "-inf" and hex floats are accepted as strtod reads them. Scores, weights, coordinates.
