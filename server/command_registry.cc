@@ -85,6 +85,7 @@ CommandRegistry BuildCommandRegistry(
   RegisterHashFamily(registry);
   RegisterSetFamily(registry);
   RegisterZSetFamily(registry);
+  RegisterGeoFamily(registry);
   for (const auto& [from, to] : renamed) registry.Rename(from, to);
   return registry;
 }

@@ -24,5 +24,6 @@ void RegisterLatencyFamily(CommandRegistry& registry);
 void RegisterHashFamily(CommandRegistry& registry);
 void RegisterSetFamily(CommandRegistry& registry);
 void RegisterZSetFamily(CommandRegistry& registry);
+void RegisterGeoFamily(CommandRegistry& registry);
 
 }  // namespace kv

@@ -31,4 +31,7 @@ inline void StoreZSet(CommandContext& ctx, std::string_view key, std::unique_ptr
   db.Put(key, std::move(v), kNoExpiry);
 }
 
+// ZADD itself, on ctx.args (GEOADD turns its coordinates into scores and runs it).
+void ZAddCommand(CommandContext& ctx);
+
 }  // namespace kv

@@ -1082,6 +1082,8 @@ void ZScan(CommandContext& ctx) {
 
 }  // namespace
 
+void ZAddCommand(CommandContext& ctx) { AddGeneric(ctx, 0); }
+
 void RegisterZSetFamily(CommandRegistry& r) {
   r.Register({"zadd", -4, kCmdWrite | kCmdDenyOom | kCmdFast, 1, 1, 1, ZAdd, "sorted-set",
               "Add one or more members to a sorted set, or update its score if it already exists",
