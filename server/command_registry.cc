@@ -86,6 +86,7 @@ CommandRegistry BuildCommandRegistry(
   RegisterSetFamily(registry);
   RegisterZSetFamily(registry);
   RegisterGeoFamily(registry);
+  RegisterHllFamily(registry);
   for (const auto& [from, to] : renamed) registry.Rename(from, to);
   return registry;
 }

@@ -25,5 +25,6 @@ void RegisterHashFamily(CommandRegistry& registry);
 void RegisterSetFamily(CommandRegistry& registry);
 void RegisterZSetFamily(CommandRegistry& registry);
 void RegisterGeoFamily(CommandRegistry& registry);
+void RegisterHllFamily(CommandRegistry& registry);
 
 }  // namespace kv
