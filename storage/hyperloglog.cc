@@ -1,7 +1,10 @@
 #include "storage/hyperloglog.h"
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <string>
 
 namespace kv::hll {
@@ -27,7 +30,61 @@ inline bool IsZero(const uint8_t* p) { return (*p & 0xc0) == 0; }
 inline bool IsXZero(const uint8_t* p) { return (*p & 0xc0) == kXZeroBit; }
 inline bool IsVal(const uint8_t* p) { return (*p & kValBit) != 0; }
 inline int ZeroLen(const uint8_t* p) { return (*p & 0x3f) + 1; }
-inline int XZeroLen(const uint8_t* p) { return (((*p & 0x3f) << 8) | p[1]) + 1; }
+// An XZERO opcode in the string's last byte (only in a corrupted HLL) takes its second byte from
+// past the string's end, where Redis keeps its sds terminator: `tail` (see TailByte).
+inline int XZeroLen(const uint8_t* p, const uint8_t* end, uint8_t tail) {
+  return (((*p & 0x3f) << 8) | (p + 1 < end ? p[1] : tail)) + 1;
+}
+
+// The byte Redis holds past a string's end. It is the NUL terminator of every sds, except after
+// hllSparseSet split an XZERO cut short by the string's end: the new sequence is one byte longer
+// than the string grows, and its last byte lands past the new end, where the next command reads it
+// back as that opcode's second byte. The few such bytes live here, each for one string (its block,
+// size and bytes past the header, so that any other change to the string, which gives Redis's
+// string its NUL again, drops it). Only corrupted HLLs ever have one.
+struct TailRecord {
+  const char* data;
+  size_t size;
+  size_t body_hash;
+  uint8_t byte;
+};
+constexpr size_t kMaxTails = 8;
+thread_local std::array<TailRecord, kMaxTails> tails;
+thread_local size_t tail_count = 0;
+
+size_t BodyHash(std::string_view s) {
+  return std::hash<std::string_view>{}(s.size() > kHeaderSize ? s.substr(kHeaderSize) : "");
+}
+
+void DropTail(size_t i) {
+  tails[i] = tails[tail_count - 1];
+  --tail_count;
+}
+
+uint8_t TailByte(std::string_view s) {
+  for (size_t i = 0; i < tail_count; ++i) {
+    if (tails[i].data != s.data() || tails[i].size != s.size()) continue;
+    if (tails[i].body_hash == BodyHash(s)) return tails[i].byte;
+    DropTail(i);
+    break;
+  }
+  return 0;
+}
+
+// Records `byte` past the end of `s` (0: the NUL, nothing to keep), forgetting what was recorded
+// for `s` before, and for `old_data` (the string's block before it moved).
+void SetTailByte(std::string_view s, const char* old_data, uint8_t byte) {
+  for (size_t i = 0; i < tail_count;) {
+    if (tails[i].data == s.data() || tails[i].data == old_data) {
+      DropTail(i);
+    } else {
+      ++i;
+    }
+  }
+  if (byte == 0) return;
+  if (tail_count == kMaxTails) DropTail(0);
+  tails[tail_count++] = TailRecord{s.data(), s.size(), BodyHash(s), byte};
+}
 inline int ValValue(const uint8_t* p) { return ((*p >> 2) & 0x1f) + 1; }
 inline int ValLen(const uint8_t* p) { return (*p & 0x3) + 1; }
 inline void ValSet(uint8_t* p, int val, int len) {
@@ -92,7 +149,7 @@ void DenseHisto(const uint8_t* registers, int* reghisto) {
 }
 
 // hllSparseRegHisto; false if the runs do not cover exactly every register.
-bool SparseHisto(const uint8_t* p, const uint8_t* end, int* reghisto) {
+bool SparseHisto(const uint8_t* p, const uint8_t* end, uint8_t tail, int* reghisto) {
   long idx = 0;
   while (p < end) {
     if (IsZero(p)) {
@@ -101,7 +158,7 @@ bool SparseHisto(const uint8_t* p, const uint8_t* end, int* reghisto) {
       reghisto[0] += runlen;
       p++;
     } else if (IsXZero(p)) {
-      const int runlen = XZeroLen(p);
+      const int runlen = XZeroLen(p, end, tail);
       idx += runlen;
       reghisto[0] += runlen;
       p += 2;
@@ -124,7 +181,9 @@ int DenseSet(uint8_t* registers, size_t index, uint8_t count) {
 }
 
 // Builds the dense form of a sparse HLL into `dense` (kDenseSize bytes, the header copied);
-// false if the runs are corrupt.
+// false if the runs are corrupt. A run reaching past the last register is corrupt even when the
+// runs before it end exactly there: Redis 7.0.15 as shipped (with the CVE-2025-32023 fix) stops
+// with an error there, where the original 7.0.15 source stopped and accepted.
 bool BuildDense(std::string_view sparse, std::string* dense) {
   dense->assign(kDenseSize, '\0');
   std::memcpy(dense->data(), sparse.data(), kHeaderSize);
@@ -132,18 +191,19 @@ bool BuildDense(std::string_view sparse, std::string* dense) {
   auto* registers = reinterpret_cast<uint8_t*>(dense->data()) + kHeaderSize;
   const uint8_t* p = Bytes(sparse) + kHeaderSize;
   const uint8_t* end = Bytes(sparse) + sparse.size();
+  const uint8_t tail = TailByte(sparse);
   long idx = 0;
   while (p < end) {
     if (IsZero(p)) {
       idx += ZeroLen(p);
       p++;
     } else if (IsXZero(p)) {
-      idx += XZeroLen(p);
+      idx += XZeroLen(p, end, tail);
       p += 2;
     } else {
       int runlen = ValLen(p);
       const int regval = ValValue(p);
-      if (runlen + idx > static_cast<long>(kRegisters)) break;  // overflow
+      if (runlen + idx > static_cast<long>(kRegisters)) return false;  // overflow
       while (runlen--) {
         SetDenseRegister(registers, static_cast<size_t>(idx), static_cast<uint8_t>(regval));
         idx++;
@@ -288,6 +348,9 @@ int SetRegister(CompactString& s, size_t index, uint8_t count, size_t sparse_max
   };
   if (count > kValMaxValue) return promote();
 
+  const char* old_data = s.data();
+  uint8_t tail = TailByte(s.view());
+
   // Step 1: the opcode covering the register (offsets from the string's start).
   const size_t sparse = kHeaderSize;
   size_t end = s.size();
@@ -304,7 +367,7 @@ int SetRegister(CompactString& s, size_t index, uint8_t count, size_t sparse_max
     } else if (IsVal(base + p)) {
       span = ValLen(base + p);
     } else {
-      span = XZeroLen(base + p);
+      span = XZeroLen(base + p, base + end, tail);
       oplen = 2;
     }
     if (static_cast<long>(index) <= first + span - 1) break;
@@ -324,7 +387,7 @@ int SetRegister(CompactString& s, size_t index, uint8_t count, size_t sparse_max
     runlen = ZeroLen(base + p);
   } else if (IsXZero(base + p)) {
     is_xzero = true;
-    runlen = XZeroLen(base + p);
+    runlen = XZeroLen(base + p, base + end, tail);
   } else {
     is_val = true;
     runlen = ValLen(base + p);
@@ -405,7 +468,12 @@ int SetRegister(CompactString& s, size_t index, uint8_t count, size_t sparse_max
       s.resize(s.size() - static_cast<size_t>(-deltalen));
       base = Bytes(s);
     }
-    std::memcpy(base + p, seq, static_cast<size_t>(seqlen));
+    // An XZERO cut short by the string's end (see XZeroLen) counts two bytes but holds one, so the
+    // sequence can reach past the new end: Redis writes it into its spare room and the string
+    // ends where its length says, so only what fits is kept.
+    const size_t fits = std::min(static_cast<size_t>(seqlen), s.size() - p);
+    std::memcpy(base + p, seq, fits);
+    tail = fits < static_cast<size_t>(seqlen) ? seq[fits] : 0;
     end = static_cast<size_t>(static_cast<long>(end) + deltalen);
     next = static_cast<size_t>(static_cast<long>(next) + deltalen);
   }
@@ -433,6 +501,7 @@ int SetRegister(CompactString& s, size_t index, uint8_t count, size_t sparse_max
           s.resize(s.size() - 1);
           base = Bytes(s);
           end--;
+          tail = 0;  // Redis's string shrinks and ends with a NUL again
           continue;  // try again with the value on the right
         }
       }
@@ -440,6 +509,7 @@ int SetRegister(CompactString& s, size_t index, uint8_t count, size_t sparse_max
     q++;
   }
   InvalidateCache(s);
+  SetTailByte(s.view(), old_data, tail);
   return 1;
 }
 
@@ -471,7 +541,7 @@ bool Count(std::string_view s, uint64_t* card) {
   int reghisto[64] = {0};
   if (EncodingOf(s) == kDense) {
     DenseHisto(Bytes(s) + kHeaderSize, reghisto);
-  } else if (!SparseHisto(Bytes(s) + kHeaderSize, Bytes(s) + s.size(), reghisto)) {
+  } else if (!SparseHisto(Bytes(s) + kHeaderSize, Bytes(s) + s.size(), TailByte(s), reghisto)) {
     return false;
   }
   *card = Estimate(reghisto);
@@ -495,18 +565,19 @@ bool MergeInto(std::string_view s, uint8_t* max) {
   }
   const uint8_t* p = Bytes(s) + kHeaderSize;
   const uint8_t* end = Bytes(s) + s.size();
+  const uint8_t tail = TailByte(s);
   long i = 0;
   while (p < end) {
     if (IsZero(p)) {
       i += ZeroLen(p);
       p++;
     } else if (IsXZero(p)) {
-      i += XZeroLen(p);
+      i += XZeroLen(p, end, tail);
       p += 2;
     } else {
       long runlen = ValLen(p);
       const int regval = ValValue(p);
-      if (runlen + i > static_cast<long>(kRegisters)) break;  // overflow
+      if (runlen + i > static_cast<long>(kRegisters)) return false;  // overflow
       while (runlen--) {
         if (regval > max[i]) max[i] = static_cast<uint8_t>(regval);
         i++;
@@ -521,12 +592,13 @@ std::string DecodeSparse(std::string_view s) {
   std::string out;
   const uint8_t* p = Bytes(s) + kHeaderSize;
   const uint8_t* end = Bytes(s) + s.size();
+  const uint8_t tail = TailByte(s);
   while (p < end) {
     if (IsZero(p)) {
       out += "z:" + std::to_string(ZeroLen(p)) + " ";
       p++;
     } else if (IsXZero(p)) {
-      out += "Z:" + std::to_string(XZeroLen(p)) + " ";
+      out += "Z:" + std::to_string(XZeroLen(p, end, tail)) + " ";
       p += 2;
     } else {
       out += "v:" + std::to_string(ValValue(p)) + "," + std::to_string(ValLen(p)) + " ";

@@ -19,7 +19,10 @@ namespace kv::hll {
 // registers holding 1..32 in one byte). A new HLL is sparse; it turns dense once a register
 // needs more than 32 or the sparse form would grow past hll-sparse-max-bytes. Elements are hashed
 // with MurmurHash64A (seed 0xadc83b19), so an HLL written by Redis counts the same here, and the
-// cardinality is Ertl's improved estimator, as Redis 7.0's.
+// cardinality is Ertl's improved estimator, as Redis 7.0's. Corrupted sparse HLLs get Redis's
+// answers too: the runs must cover exactly every register (as Redis 7.0.15 with the
+// CVE-2025-32023 fix checks), and an XZERO opcode cut short by the string's end reads what Redis
+// holds past the end (its NUL, or a byte an earlier split left there).
 
 constexpr size_t kHeaderSize = 16;
 constexpr size_t kRegisters = 16384;
@@ -50,7 +53,7 @@ void InvalidateCache(CompactString& s);
 // hllCount of a valid-looking HLL; false for a corrupt sparse one.
 bool Count(std::string_view s, uint64_t* card);
 // hllMerge: each register of `s` into max[i] = MAX(max[i], register); false for a corrupt
-// sparse HLL.
+// sparse HLL (its runs not covering exactly every register, as in SparseToDense).
 bool MergeInto(std::string_view s, uint8_t* max);
 // hllCount of registers held one per byte (PFCOUNT of several keys).
 uint64_t CountRaw(const uint8_t* registers);

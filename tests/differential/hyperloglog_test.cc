@@ -166,6 +166,38 @@ TEST_F(HyperLogLogDifferentialTest, ErrorsAndEncodings) {
       {"PFCOUNT", "c"},
       {"SET", "short", "HYLL"},
       {"PFCOUNT", "short"},
+      // Runs past the last register after runs covering them all (an XZERO of 16384, then a VAL
+      // or a ZERO): Redis as shipped (with the CVE-2025-32023 fix) calls them corrupt everywhere.
+      {"DEL", "o"},
+      {"PFADD", "o"},
+      {"SETRANGE", "o", "18", "\x80"},
+      {"PFCOUNT", "o"},
+      {"PFCOUNT", "o", "nokey"},
+      {"PFMERGE", "o", "nokey"},
+      {"PFMERGE", "dst", "o"},
+      {"PFDEBUG", "todense", "o"},
+      {"PFADD", "o", "a", "b", "c"},
+      {"GET", "o"},
+      {"DEL", "o"},
+      {"PFADD", "o"},
+      {"SETRANGE", "o", "18", std::string(1, '\x05')},
+      {"PFMERGE", "o", "nokey"},
+      {"PFDEBUG", "getreg", "o"},
+      // An XZERO opcode in the last byte reads its second byte past the end (Redis's NUL); a split
+      // of it leaves the new sequence's last byte there, read back by later commands.
+      {"DEL", "t"},
+      {"PFADD", "t"},
+      {"SETRANGE", "t", "16", "\x5f\xff\x5f"},
+      {"PFDEBUG", "decode", "t"},
+      {"PFADD", "t", "8"},
+      {"GET", "t"},
+      {"PFDEBUG", "decode", "t"},
+      {"PFADD", "t", "a", "b", "c", "d", "e", "f", "g"},
+      {"GET", "t"},
+      {"PFDEBUG", "decode", "t"},
+      {"PFCOUNT", "t"},
+      {"APPEND", "t", "\x7f"},
+      {"PFDEBUG", "decode", "t"},
   };
   // An HLL made by Redis and copied in with SET counts the same.
   Args add = {"PFADD", "big"};

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <random>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace kv::hll {
@@ -135,6 +136,58 @@ TEST(HyperLogLogTest, CorruptionNeverReadsOutside) {
     Add(s, "more", 3000);
     SparseToDense(s);
   }
+}
+
+// A sparse HLL with `runs` (raw opcode bytes) after the header.
+CompactString Sparse(std::string_view runs) {
+  std::string s = Create();
+  s.resize(kHeaderSize);
+  s.append(runs);
+  return CompactString(s);
+}
+
+// Runs that cover every register and then go on are corrupt for every reader (Redis 7.0.15 as
+// shipped, with the CVE-2025-32023 fix), not only those that fall short.
+TEST(HyperLogLogTest, RunsPastTheLastRegisterAreCorrupt) {
+  for (const std::string extra : {std::string("\x80"), std::string(1, '\0')}) {
+    std::string runs = "\x7f\xff";
+    runs += extra;
+    CompactString s = Sparse(runs);
+    uint64_t card;
+    EXPECT_FALSE(Count(s.view(), &card));
+    std::vector<uint8_t> max(kRegisters, 0);
+    EXPECT_FALSE(MergeInto(s.view(), max.data()));
+    EXPECT_FALSE(SparseToDense(s));
+    EXPECT_EQ(EncodingOf(s.view()), kSparse);
+  }
+  CompactString exact = Sparse("\x7f\xfe\x80");  // 16383 zeros and one register of 1
+  uint64_t card;
+  ASSERT_TRUE(Count(exact.view(), &card));
+  EXPECT_EQ(card, 1u);
+  std::vector<uint8_t> max(kRegisters, 0);
+  ASSERT_TRUE(MergeInto(exact.view(), max.data()));
+  EXPECT_EQ(max[kRegisters - 1], 1);
+  ASSERT_TRUE(SparseToDense(exact));
+  EXPECT_EQ(DenseRegister(exact.view(), kRegisters - 1), 1);
+}
+
+// An XZERO opcode in the last byte takes its second byte from past the end: Redis's NUL, or the
+// byte a split of such an opcode left there.
+TEST(HyperLogLogTest, XZeroCutShortByTheEnd) {
+  CompactString s = Sparse("\x5f\xff\x5f");  // XZERO 8192, then XZERO (0x1f << 8 | NUL) + 1
+  EXPECT_EQ(DecodeSparse(s.view()), "Z:8192 Z:7937");
+  uint64_t card;
+  EXPECT_FALSE(Count(s.view(), &card));  // 16129 registers
+  // Register 8192 + 100 splits the cut-short XZERO into XZERO 100, VAL, XZERO 7836: the last
+  // XZERO's second byte (7835 & 0xff) lands past the new end and is still read from there.
+  ASSERT_EQ(SetRegister(s, 8192 + 100, 3, 3000), 1);
+  EXPECT_EQ(static_cast<uint8_t>(s.view().back()), 0x40 | (7835 >> 8));
+  EXPECT_EQ(DecodeSparse(s.view()), "Z:8192 Z:100 v:3,1 Z:7836");
+  ASSERT_EQ(SetRegister(s, 8192 + 101 + 7000, 2, 3000), 1);
+  EXPECT_EQ(DecodeSparse(s.view()), "Z:8192 Z:100 v:3,1 Z:7000 v:2,1 Z:835");
+  // A string that grew otherwise (APPEND) has the NUL past its end again.
+  s.append(std::string("\0\x7f", 2));
+  EXPECT_EQ(DecodeSparse(s.view()), "Z:8192 Z:100 v:3,1 Z:7000 v:2,1 Z:769 Z:16129");
 }
 
 }  // namespace
