@@ -87,6 +87,7 @@ CommandRegistry BuildCommandRegistry(
   RegisterZSetFamily(registry);
   RegisterGeoFamily(registry);
   RegisterHllFamily(registry);
+  RegisterSortFamily(registry);
   for (const auto& [from, to] : renamed) registry.Rename(from, to);
   return registry;
 }

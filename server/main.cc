@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <boost/asio/signal_set.hpp>
+#include <clocale>
 #include <csignal>
 #include <cstdio>
 #include <ctime>
@@ -75,6 +76,9 @@ int main(int argc, char** argv) {
   // SIGPIPE would kill the process when a client vanishes mid-write, or when whoever reads the
   // log on stdout goes away, even during startup.
   std::signal(SIGPIPE, SIG_IGN);
+  // SORT ... ALPHA compares with strcoll under the environment's collation, as Redis's main()
+  // sets it.
+  std::setlocale(LC_COLLATE, "");
   kv::ProcTitle::Init(argc, argv);
 #ifdef KV_COUNTING_MALLOC
   kv::SetAllocatorProbe({kv::CountingMallocName(), &kv::CountedAllocatedBytes});

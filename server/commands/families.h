@@ -26,5 +26,6 @@ void RegisterSetFamily(CommandRegistry& registry);
 void RegisterZSetFamily(CommandRegistry& registry);
 void RegisterGeoFamily(CommandRegistry& registry);
 void RegisterHllFamily(CommandRegistry& registry);
+void RegisterSortFamily(CommandRegistry& registry);
 
 }  // namespace kv

@@ -15,6 +15,7 @@
 #include "server/command_registry.h"
 #include "server/commands/command_docs.h"
 #include "server/commands/families.h"
+#include "server/commands/sort_keys.h"
 #include "server/dispatcher.h"
 #include "server/errors.h"
 #include "server/glob.h"
@@ -471,7 +472,7 @@ std::string_view VariableKeyFlags(const CommandSpec& spec, std::span<const std::
 
 // COMMAND GETKEYS / GETKEYSANDFLAGS <command> [args...]: the keys a command line would touch,
 // found by the command's key specifications. Where those cannot find them Redis falls back on a
-// command's own key finder: SORT, SORT_RO and MIGRATE will need theirs here (sortGetKeys, ...).
+// command's own key finder: SORT and SORT_RO have theirs (sortGetKeys); MIGRATE will need one.
 void GetKeys(CommandContext& ctx, bool with_flags) {
   const auto cmd_args = ctx.args.subspan(2);
   const CommandSpec* spec = ctx.server.registry->Find(cmd_args[0]);
@@ -490,7 +491,14 @@ void GetKeys(CommandContext& ctx, bool with_flags) {
     return ctx.reply.Error("Invalid number of arguments specified for command");
   }
   std::vector<FoundKey> keys;
-  if (!FindKeys(specs, cmd_args, &keys)) keys.clear();
+  if (!FindKeys(specs, cmd_args, &keys)) {
+    keys.clear();
+    if (spec->name == "sort" || spec->name == "sort_ro") {
+      for (const SortKey& key : SortGetKeys(cmd_args, spec->name == "sort_ro")) {
+        keys.push_back({key.pos, key.flags});
+      }
+    }
+  }
   for (FoundKey& key : keys) {
     if (HasWord(key.flags, "variable_flags")) key.flags = VariableKeyFlags(*spec, cmd_args);
   }
