@@ -30,6 +30,7 @@
 #include "server/commands/zset_access.h"
 #include "server/errors.h"
 #include "server/strings.h"
+#include "storage/set.h"
 #include "storage/zset.h"
 
 namespace kv {
@@ -746,11 +747,16 @@ void BZMPop(CommandContext& ctx) {
 enum class SetOp { kUnion, kInter, kDiff };
 enum class Aggregate { kSum, kMin, kMax };
 
-// One input: a sorted set (or, later, a plain set, whose members score 1), or nothing.
+// One input: a sorted set, a plain set (whose members score 1), or nothing.
 struct OpSource {
   const ZSet* zset = nullptr;
+  const Set* set = nullptr;
   double weight = 1.0;
-  size_t size() const { return zset == nullptr ? 0 : zset->size(); }
+  size_t size() const { return zset != nullptr ? zset->size() : set != nullptr ? set->size() : 0; }
+  // The same key given twice (an intersection or difference of a set with itself).
+  bool SameAs(const OpSource& other) const {
+    return zset != nullptr ? zset == other.zset : set != nullptr && set == other.set;
+  }
 };
 
 // Redis's zunionInterAggregate.
@@ -770,9 +776,14 @@ inline void AggregateInto(double* target, double val, Aggregate aggregate) {
   }
 }
 
-// Visits a source's members as Redis's zuiNext does: from the highest score down.
+// Visits a source's members as Redis's zuiNext does: a sorted set's from the highest score down,
+// a set's in its own order.
 template <typename Fn>
 void ForEachDescending(const OpSource& src, Fn&& fn) {
+  if (src.set != nullptr) {
+    src.set->ForEach([&](std::string_view member) { fn(member, 1.0); });
+    return;
+  }
   if (src.zset == nullptr || src.zset->size() == 0) return;
   IntBuf buf;
   for (ZSet::Iterator it = src.zset->Seek(src.zset->size() - 1); it.valid(); it.Prev()) {
@@ -781,6 +792,10 @@ void ForEachDescending(const OpSource& src, Fn&& fn) {
 }
 
 bool FindIn(const OpSource& src, std::string_view member, double* score) {
+  if (src.set != nullptr) {
+    *score = 1.0;
+    return src.set->Contains(member);
+  }
   return src.zset != nullptr && src.zset->Score(member, score);
 }
 
@@ -808,8 +823,13 @@ void SetOpGeneric(CommandContext& ctx, std::string_view dst_key, size_t numkeys_
   for (size_t i = 0; i < src.size(); ++i, ++j) {
     const Value* v = LookupRead(ctx, ctx.args[j]);
     if (v == nullptr) continue;
-    if (v->type() != ValueType::kZSet) return ctx.reply.Error(errors::kWrongType);
-    src[i].zset = &v->As<ZSet>();
+    if (v->type() == ValueType::kZSet) {
+      src[i].zset = &v->As<ZSet>();
+    } else if (v->type() == ValueType::kSet) {
+      src[i].set = &v->As<Set>();
+    } else {
+      return ctx.reply.Error(errors::kWrongType);
+    }
   }
   Aggregate aggregate = Aggregate::kSum;
   bool withscores = false;
@@ -866,7 +886,7 @@ void SetOpGeneric(CommandContext& ctx, std::string_view dst_key, size_t numkeys_
         size_t k = 1;
         for (; k < src.size(); ++k) {
           double value;
-          if (src[k].zset == src[0].zset) {
+          if (src[k].SameAs(src[0])) {
             value = s * src[k].weight;
           } else if (FindIn(src[k], member, &value)) {
             value *= src[k].weight;
@@ -901,7 +921,7 @@ void SetOpGeneric(CommandContext& ctx, std::string_view dst_key, size_t numkeys_
     ForEachDescending(src[0], [&](std::string_view member, double s) {
       for (size_t k = 1; k < src.size(); ++k) {
         double unused;
-        if (src[k].zset == src[0].zset || FindIn(src[k], member, &unused)) return;
+        if (src[k].SameAs(src[0]) || FindIn(src[k], member, &unused)) return;
       }
       result.emplace_back(s, std::string(member));
     });

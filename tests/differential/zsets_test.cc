@@ -608,6 +608,46 @@ TEST_F(ZSetsDifferentialTest, ConversionsAndStoredEncodings) {
   ExpectSame(commands);
 }
 
+// Plain sets as inputs of the set operations: each member scores 1 (then its weight).
+TEST_F(ZSetsDifferentialTest, PlainSetsAsInputs) {
+  std::vector<Args> commands = {
+      {"SADD", "seta", "a", "b", "c"},
+      {"SADD", "ints", "1", "2", "3", "-7"},
+      {"ZADD", "zb", "1", "b", "2", "c", "3", "d", "-inf", "1"},
+  };
+  for (const std::string op : {"ZUNION", "ZINTER", "ZDIFF"}) {
+    const bool diff = op == "ZDIFF";
+    for (const Args& keys : std::vector<Args>{{"seta", "zb"},
+                                              {"zb", "seta"},
+                                              {"ints", "zb", "seta"},
+                                              {"seta", "seta"},
+                                              {"ints", "nokey"},
+                                              {"seta", "ints"}}) {
+      Args c = {op, std::to_string(keys.size())};
+      c.insert(c.end(), keys.begin(), keys.end());
+      Args with = c;
+      with.push_back("WITHSCORES");
+      commands.push_back(with);
+      Args store = {op + "STORE", "out", std::to_string(keys.size())};
+      store.insert(store.end(), keys.begin(), keys.end());
+      if (!diff) {
+        store.push_back("WEIGHTS");
+        for (size_t i = 0; i < keys.size(); ++i) store.push_back(std::to_string(i + 2));
+        store.insert(store.end(), {"AGGREGATE", keys.size() == 2 ? "MAX" : "MIN"});
+      }
+      commands.push_back(store);
+      commands.push_back({"ZRANGE", "out", "0", "-1", "WITHSCORES"});
+      commands.push_back({"OBJECT", "ENCODING", "out"});
+    }
+  }
+  commands.push_back({"ZINTERCARD", "2", "seta", "zb"});
+  commands.push_back({"ZINTERCARD", "2", "ints", "ints", "LIMIT", "2"});
+  commands.push_back({"SET", "str", "x"});
+  commands.push_back({"ZUNION", "2", "seta", "str"});
+  commands.push_back({"ZINTERSTORE", "out", "2", "str", "seta"});
+  ExpectSame(commands);
+}
+
 TEST_F(ZSetsDifferentialTest, BigSetsRangesAndRanks) {
   std::vector<Args> commands;
   Args add = {"ZADD", "big"};
