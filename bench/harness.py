@@ -104,24 +104,35 @@ class Server:
 
     def __init__(self, kind, kvserver, workdir):
         self.kind = kind
-        self.port = free_port()
-        self.unixsocket = os.path.join(workdir, f"{kind}-{self.port}.sock")
-        common = ["--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly",
-                  "no", "--unixsocket", self.unixsocket, "--unixsocketperm", "700"]
         binary = kvserver if kind == "kvserver" else shutil.which("redis-server")
-        self.proc = subprocess.Popen([binary] + common, stdout=subprocess.DEVNULL,
-                                     stderr=subprocess.DEVNULL)
+        # free_port() only finds a port free a moment ago: another process may take it before
+        # the server binds it, and then PING would be answered by that process. So the server
+        # must report our child's process id, or it starts again on another port.
+        for _ in range(5):
+            self.port = free_port()
+            self.unixsocket = os.path.join(workdir, f"{kind}-{self.port}.sock")
+            # Its own empty directory: redis-server loads any dump.rdb in its working directory.
+            self.dir = tempfile.mkdtemp(prefix=f"{kind}-", dir=workdir)
+            common = ["--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
+                      "--appendonly", "no", "--dir", self.dir, "--unixsocket", self.unixsocket,
+                      "--unixsocketperm", "700"]
+            self.proc = subprocess.Popen([binary] + common, stdout=subprocess.DEVNULL,
+                                         stderr=subprocess.DEVNULL)
+            if self.wait_ready():
+                return
+            self.stop()
+        raise RuntimeError(f"{kind} did not start")
+
+    def wait_ready(self):
         deadline = time.time() + 10
-        while True:
+        while time.time() < deadline and self.proc.poll() is None:
             try:
                 if self.command("PING") == b"+PONG\r\n":
-                    break
+                    return self.info_field("server", "process_id") == self.proc.pid
             except OSError:
                 pass
-            if time.time() > deadline or self.proc.poll() is not None:
-                self.stop()
-                raise RuntimeError(f"{kind} did not start")
             time.sleep(0.02)
+        return False
 
     def command(self, *args):
         """Sends one command and returns the raw reply (enough for PING and INFO)."""
@@ -564,9 +575,16 @@ class Harness:
         soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
         resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # for -c 1024 and idle clients
         started = time.time()
+        failed = []
         try:
             for name in self.opts.only:
-                getattr(self, {"import": "mass_import"}.get(name, name))()
+                # A workload that fails (a server that died, a load that went wrong) is reported
+                # and the run goes on: the other workloads' measurements still make a report.
+                try:
+                    getattr(self, {"import": "mass_import"}.get(name, name))()
+                except Exception as e:  # noqa: BLE001
+                    self.log(f"workload {name} FAILED: {e!r}")
+                    failed.append(name)
         finally:
             shutil.rmtree(self.work, ignore_errors=True)
         os.makedirs(self.out, exist_ok=True)
@@ -576,6 +594,8 @@ class Harness:
         with open(os.path.join(self.out, "report.md"), "w") as f:
             f.write(report)
         print(report)
+        if failed:
+            raise SystemExit(f"failed workloads: {', '.join(failed)}")
 
 
 def random_word(rng, n):
