@@ -8,7 +8,7 @@ process's CPU time per request (summed over all its threads from /proc/PID/task/
 nanoseconds), then writes a Markdown report, the raw measurements as CSV and PNG charts (gnuplot).
 
 Usage: bench/harness.py [--mode full|quick|smoke] [--rounds N] [--out DIR] [--only a,b,...]
-Workloads (--only): matrix, pipeline, import, latency, threads, hashes, sets, lists.
+Workloads (--only): matrix, pipeline, import, latency, threads, hashes, sets, lists, zsets.
 """
 
 import argparse
@@ -51,6 +51,14 @@ TARGETS = {
     "lists -c50": (1.0, 0.9),
     "lists -P16": (1.1, 0.75),
     "lists lrange 1000": (1.0, math.inf),
+    # Issue 14's: redis-benchmark's zadd and zpopmin; on one big sorted set (ZADD of new members,
+    # ZRANK, ZRANGEBYSCORE ... LIMIT 0 100, ZRANGE of 100 by rank, ZREM) throughput only, as for
+    # GEOSEARCH over the big geo set and PFCOUNT of 10 keys.
+    "zsets zadd/zpopmin": (1.0, 0.9),
+    "zsets zadd/zpopmin -P16": (1.1, 0.75),
+    "zsets big set": (1.2, math.inf),
+    "zsets geosearch": (1.0, math.inf),
+    "zsets pfcount 10 keys": (1.0, math.inf),
 }
 
 # Issue 13's memory targets: growth per element (field) after a load through redis-cli --pipe,
@@ -61,6 +69,8 @@ MEMORY_TARGETS = {
     "sets memory 100k x 10 small integers": 1.0,
     "sets memory 1 x 1M 16-byte strings": 0.75,
     "lists memory 1 x 1M 10-byte elements": 1.0,
+    "zsets memory 1 x 1M": 0.6,
+    "zsets memory 100k x 10": 1.0,
 }
 
 
@@ -482,6 +492,99 @@ class Harness:
                            elements=elements: self.load_memory(server, r, workload, path, keys,
                                                                elements))
 
+    def zsets(self):
+        """Issue 14's sorted set, geo and HyperLogLog workloads: redis-benchmark's zadd and
+        zpopmin tests at -c 50 and -P 16; on one sorted set of big_set_members members with random
+        scores (loaded with redis-cli --pipe), ZADD of new members, ZRANK, ZRANGEBYSCORE ... LIMIT
+        0 100, ZRANGE of 100 by rank and ZREM at -c 50; GEOSEARCH BYRADIUS 200 km over as many
+        random points; PFCOUNT of 10 keys of 100,000 elements; memory per member of the big
+        sorted set and of small_sets sorted sets of 10 members."""
+        for depth in (1, 16):
+            workload = "zsets zadd/zpopmin" + (f" -P{depth}" if depth > 1 else "")
+            requests = self.mode.requests if depth == 1 else self.mode.pipeline_requests
+
+            def body(server, r, depth=depth, requests=requests, workload=workload):
+                for test in ("zadd", "zpopmin"):
+                    rps, p50, p99, cpu = run_benchmark(server, test, 50, requests,
+                                                       ["-P", str(depth)], data_args=())
+                    self.samples.append(Sample(workload, test, 50, server.kind, r, requests,
+                                               rps, cpu, p50, p99))
+                    self.log(f"{workload} {test:7} {server.kind:9} round {r}: {rps:>11.0f} rps "
+                             f"{cpu:>8.0f} ns/req")
+            self.alternate(body)
+
+        n = self.mode.big_set_members
+        rng = random.Random(20261214)
+
+        def big_zset(f):
+            # Members as redis-benchmark's __rand_int__ writes them (12 digits), so that ZRANK and
+            # ZREM below find them.
+            for i in range(n):
+                f.write(resp_command(["ZADD", "bigz", repr(rng.random() * n), f"m:{i:012d}"]))
+
+        def small_zsets(f):
+            for i in range(self.mode.small_sets):
+                args = ["ZADD", f"zset:{i}"]
+                for j in range(10):
+                    args += [str(rng.randrange(1000)), f"member{j}"]
+                f.write(resp_command(args))
+
+        def geo_points(f):
+            for i in range(n):
+                f.write(resp_command(["GEOADD", "geo", f"{rng.uniform(-180, 180):.6f}",
+                                      f"{rng.uniform(-85, 85):.6f}", f"p:{i}"]))
+
+        def hlls(f):
+            for k in range(10):
+                for start in range(0, 100_000, 1000):
+                    f.write(resp_command(["PFADD", f"hll:{k}"] +
+                                         [f"e:{k}:{i}" for i in range(start, start + 1000)]))
+
+        big_path = self.resp_file("zsets-big.resp", big_zset)
+        ops = [("zadd new", ["-r", "100000000", "ZADD", "bigz", "__rand_int__", "n:__rand_int__"]),
+               ("zrank", ["-r", str(n), "ZRANK", "bigz", "m:__rand_int__"]),
+               ("zrangebyscore limit 100",
+                ["-r", str(n), "ZRANGEBYSCORE", "bigz", "__rand_int__", "+inf", "LIMIT", "0",
+                 "100"]),
+               ("zrange 100 by rank", ["ZRANGE", "bigz", str(n // 2), str(n // 2 + 99)]),
+               ("zrem", ["-r", str(n), "ZREM", "bigz", "m:__rand_int__"])]
+
+        def big_set(server, r):
+            self.load_memory(server, r, "zsets memory 1 x 1M", big_path, 1, n)
+            requests = self.mode.hgetall_requests
+            for test, args in ops:
+                rps, p50, p99, cpu = run_benchmark_args(server, args, 50, requests)
+                self.samples.append(Sample("zsets big set", test, 50, server.kind, r, requests,
+                                           rps, cpu, p50, p99))
+                self.log(f"zsets big set {test:24} {server.kind:9} round {r}: {rps:>11.0f} rps "
+                         f"{cpu:>8.0f} ns/req")
+        self.alternate(big_set)
+
+        for workload, generate, command, keys in (
+                ("zsets geosearch", geo_points,
+                 ["GEOSEARCH", "geo", "FROMLONLAT", "15", "37", "BYRADIUS", "200", "km", "ASC"], 1),
+                ("zsets pfcount 10 keys", hlls, ["PFCOUNT"] + [f"hll:{k}" for k in range(10)],
+                 10)):
+            path = self.resp_file(workload.replace(" ", "-") + ".resp", generate)
+
+            def body(server, r, workload=workload, path=path, command=command, keys=keys):
+                subprocess.run(["redis-cli", "-h", "127.0.0.1", "-p", str(server.port), "--pipe"],
+                               stdin=open(path, "rb"), check=True, capture_output=True)
+                if int(server.command("DBSIZE").decode()[1:]) != keys:
+                    raise RuntimeError(f"{server.kind}: the load for {workload} failed")
+                requests = max(self.mode.hgetall_requests // 10, 100)
+                rps, p50, p99, cpu = run_benchmark_args(server, command, 50, requests)
+                self.samples.append(Sample(workload, command[0].lower(), 50, server.kind, r,
+                                           requests, rps, cpu, p50, p99))
+                self.log(f"{workload} {server.kind:9} round {r}: {rps:>11.0f} rps "
+                         f"{cpu:>8.0f} ns/req")
+            self.alternate(body)
+
+        path = self.resp_file("zsets-small.resp", small_zsets)
+        small = self.mode.small_sets
+        self.alternate(lambda server, r: self.load_memory(server, r, "zsets memory 100k x 10",
+                                                          path, small, small * 10))
+
     def lists(self):
         """Issue 13's list workloads: redis-benchmark's lpush, rpush, lpop, rpop and
         lrange_100/300/600 tests as it runs them (3-byte values, one list "mylist") at -c 50 and
@@ -835,11 +938,11 @@ def main():
     parser.add_argument("--out", default=os.path.join(ROOT, "build", "bench-report"))
     parser.add_argument("--kvserver", default=os.path.join(ROOT, "build", "server", "kvserver"))
     parser.add_argument("--only",
-                        default="matrix,pipeline,import,latency,threads,hashes,sets,lists")
+                        default="matrix,pipeline,import,latency,threads,hashes,sets,lists,zsets")
     opts = parser.parse_args()
     opts.only = [w for w in opts.only.split(",") if w]
     unknown = set(opts.only) - {"matrix", "pipeline", "import", "latency", "threads", "hashes",
-                                "sets", "lists"}
+                                "sets", "lists", "zsets"}
     if unknown:
         parser.error(f"unknown workloads: {', '.join(sorted(unknown))}")
     if MODES[opts.mode].long_seconds == 0 and "threads" in opts.only:
