@@ -19,6 +19,8 @@
 #              in external mode the server's log; in normal mode the suite keeps the servers'
 #              logs under the scratch copy's tests/tmp, in KV_SUITE_LOGS/suite).
 #              KV_SUITE_CLIENTS (default 2): the suite's --clients in normal mode.
+#              KV_SUITE_BASEPORT: the suite's --baseport (its own listening port is 32 below), for
+#              runs side by side with another suite on the same machine.
 # Needs tclsh (apt-get install tcl).
 #
 # Normal mode's src/redis-server is a small wrapper around kvserver. The suite's default.conf asks
@@ -135,7 +137,8 @@ if [ "$mode" = normal ]; then
     name=${unit//\//_}
     out="$logs/$name.out"
     (cd "$scratch" && ./runtest --single "$unit" --clients "${KV_SUITE_CLIENTS:-2}" --durable \
-      --timeout 600 --dump-logs) >"$out" 2>&1 || true
+      --timeout 600 --dump-logs ${KV_SUITE_BASEPORT:+--baseport "$KV_SUITE_BASEPORT"}) >"$out" 2>&1 ||
+      true
     count "$out"
     # The suite reports each server it could not start ("Can't start the Redis server") as an
     # error and goes on with the unit's next block.
@@ -154,20 +157,22 @@ for unit in "${units[@]}"; do
   name=${unit//\//_}
   server_log="$logs/$name.server.log"
   # A fresh server on a free port; DEBUG is allowed so that the suite's DEBUG LOG markers land in
-  # the server log.
-  "$kvserver" --port 0 --enable-debug-command yes >"$server_log" 2>&1 &
+  # the server log. The port is named (not --port 0, kvserver's "any free port"): tests read
+  # CONFIG GET port and set it back, and in Redis port 0 means no TCP listener at all.
+  port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  "$kvserver" --port "$port" --enable-debug-command yes >"$server_log" 2>&1 &
   pid=$!
-  port=
+  started=
   for _ in $(seq 100); do
-    port=$(sed -n 's/.*Listening on tcp 127\.0\.0\.1:\([0-9]*\).*/\1/p' "$server_log" | head -1)
-    [ -n "$port" ] && break
+    grep -q "Ready to accept connections" "$server_log" && { started=1; break; }
     sleep 0.1
   done
-  [ -n "$port" ] || { echo "kvserver did not start for $unit; see $server_log" >&2; exit 1; }
+  [ -n "$started" ] || { echo "kvserver did not start for $unit; see $server_log" >&2; exit 1; }
   out="$logs/$name.out"
   (cd "$suite" && ./runtest --host 127.0.0.1 --port "$port" --single "$unit" --clients 1 \
     --tags -needs:repl --tags -needs:debug --tags -needs:save --tags -needs:local-process \
-    --ignore-encoding --ignore-digest --durable --timeout 600) >"$out" 2>&1 || true
+    --ignore-encoding --ignore-digest --durable --timeout 600 \
+    ${KV_SUITE_BASEPORT:+--baseport "$KV_SUITE_BASEPORT"}) >"$out" 2>&1 || true
   count "$out"
   printf '%-20s %6s %6s\n' "$unit" "$ok" "$err"
   total_ok=$((total_ok + ok))
