@@ -8,7 +8,8 @@ process's CPU time per request (summed over all its threads from /proc/PID/task/
 nanoseconds), then writes a Markdown report, the raw measurements as CSV and PNG charts (gnuplot).
 
 Usage: bench/harness.py [--mode full|quick|smoke] [--rounds N] [--out DIR] [--only a,b,...]
-Workloads (--only): matrix, pipeline, import, latency, threads, hashes, sets, lists, zsets.
+Workloads (--only): matrix, pipeline, import, latency, threads, hashes, sets, lists, zsets,
+lazyfree.
 """
 
 import argparse
@@ -25,6 +26,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from dataclasses import dataclass, field
 
@@ -72,6 +74,9 @@ MEMORY_TARGETS = {
     "zsets memory 1 x 1M": 0.6,
     "zsets memory 100k x 10": 1.0,
 }
+
+# Issue 13's lazy freeing workload: members of the set UNLINKed while another client loops GET.
+LAZYFREE_SET_MEMBERS = {"full": 10_000_000, "quick": 1_000_000, "smoke": 20_000}
 
 
 @dataclass
@@ -637,6 +642,86 @@ class Harness:
         path = self.resp_file("lists-memory.resp", big_list)
         self.alternate(lambda server, r: self.load_memory(server, r, workload, path, 1, n))
 
+    def lazyfree(self):
+        """Issue 13's lazy freeing workload: one client loops GET, one request at a time, while
+        another UNLINKs a set of LAZYFREE_SET_MEMBERS members (10,000,000 in full mode); records
+        the GET latencies from 200 ms before the UNLINK until 200 ms after the server freed the
+        set (INFO's lazyfree_pending_objects back at 0): p50, p99 and max, and the UNLINK's own
+        latency. The GET loop runs in a Python thread: its figures include some interpreter
+        noise, the same for both servers."""
+        n = LAZYFREE_SET_MEMBERS[self.opts.mode]
+        batch = 1000
+
+        def big_set(f):
+            for start in range(0, n, batch):
+                f.write(resp_command(["SADD", "bigset"] +
+                                     [f"member:{i}" for i in range(start, min(n, start + batch))]))
+
+        path = self.resp_file(f"lazyfree-{n}.resp", big_set)
+        workload = f"lazyfree unlink {n}-member set"
+
+        def body(server, r):
+            with open(path, "rb") as f:
+                out = subprocess.run(["redis-cli", "-h", "127.0.0.1", "-p", str(server.port),
+                                      "--pipe"], stdin=f, check=True, capture_output=True,
+                                     text=True).stdout
+            if "errors: 0," not in out:
+                raise RuntimeError(f"load into {server.kind} failed:\n{out}")
+            if server.command("SCARD", "bigset") != f":{n}\r\n".encode():
+                raise RuntimeError(f"{server.kind}: the set does not have {n} members")
+            server.command("SET", "k", "v")
+            getter = socket.create_connection(("127.0.0.1", server.port))
+            getter.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            request, reply = resp_command(["GET", "k"]), b"$1\r\nv\r\n"
+            latencies = []
+            stop = threading.Event()
+
+            def loop():
+                while not stop.is_set():
+                    start = time.perf_counter()
+                    getter.sendall(request)
+                    got = b""
+                    while len(got) < len(reply):
+                        chunk = getter.recv(64)
+                        if not chunk:
+                            raise RuntimeError(f"{server.kind} closed the GET connection")
+                        got += chunk
+                    latencies.append(time.perf_counter() - start)
+
+            cpu0 = server.cpu_ns()
+            window_start = time.perf_counter()
+            thread = threading.Thread(target=loop)
+            thread.start()
+            try:
+                time.sleep(0.2)
+                start = time.perf_counter()
+                if server.command("UNLINK", "bigset") != b":1\r\n":
+                    raise RuntimeError(f"{server.kind}: UNLINK did not delete the set")
+                unlink_ms = (time.perf_counter() - start) * 1000
+                deadline = time.time() + 120
+                while server.info_field("memory", "lazyfree_pending_objects") > 0:
+                    if time.time() > deadline:
+                        raise RuntimeError(f"{server.kind} never freed the set")
+                    time.sleep(0.01)
+                freed_ms = (time.perf_counter() - start) * 1000
+                time.sleep(0.2)
+            finally:
+                stop.set()
+                thread.join()
+                getter.close()
+            window = time.perf_counter() - window_start
+            ms = sorted(x * 1000 for x in latencies)
+            p50 = ms[len(ms) // 2]
+            p99 = ms[min(len(ms) - 1, int(len(ms) * 0.99))]
+            extra = {"max_ms": ms[-1], "unlink_ms": unlink_ms, "freed_after_ms": freed_ms}
+            self.samples.append(Sample(workload, "get", 1, server.kind, r, len(ms),
+                                       len(ms) / window, (server.cpu_ns() - cpu0) / len(ms), p50,
+                                       p99, extra=extra))
+            self.log(f"{workload} {server.kind:9} round {r}: GET p50 {p50:.3f} ms p99 {p99:.3f} "
+                     f"ms max {ms[-1]:.3f} ms over {len(ms)} GETs; UNLINK {unlink_ms:.3f} ms, "
+                     f"freed after {freed_ms:.0f} ms")
+        self.alternate(body)
+
     def resp_file(self, name, generate):
         """A file of RESP commands written once per run by generate(file)."""
         path = os.path.join(self.work, name)
@@ -873,6 +958,18 @@ def render_report(samples, opts, mode, seconds, charts):
                     used = statistics.median(s.extra["used_memory_bytes_per_element"] for s in side)
                     parts.append(f"{label} RSS {rss:.1f} B, used_memory {used:.1f} B")
                 w("Memory growth per field (median over rounds): " + "; ".join(parts) + ".\n\n")
+        if workload.startswith("lazyfree"):
+            for c in cells(samples, workload):
+                parts = []
+                for label, side in (("kvserver", c.kv), ("redis", c.redis)):
+                    parts.append(f"{label} GET max {max(s.extra['max_ms'] for s in side):.3f} ms "
+                                 f"(worst round), UNLINK "
+                                 f"{statistics.median(s.extra['unlink_ms'] for s in side):.3f} ms, "
+                                 "set freed after "
+                                 f"{statistics.median(s.extra['freed_after_ms'] for s in side):.0f}"
+                                 " ms")
+                w("GET latency while the set is freed (one GET at a time, from 200 ms before the "
+                  "UNLINK to 200 ms after the set is freed): " + "; ".join(parts) + ".\n\n")
         if workload == "import tcp":
             mem = [c for c in cells(samples, workload)]
             for c in mem:
@@ -938,11 +1035,12 @@ def main():
     parser.add_argument("--out", default=os.path.join(ROOT, "build", "bench-report"))
     parser.add_argument("--kvserver", default=os.path.join(ROOT, "build", "server", "kvserver"))
     parser.add_argument("--only",
-                        default="matrix,pipeline,import,latency,threads,hashes,sets,lists,zsets")
+                        default="matrix,pipeline,import,latency,threads,hashes,sets,lists,zsets,"
+                        "lazyfree")
     opts = parser.parse_args()
     opts.only = [w for w in opts.only.split(",") if w]
     unknown = set(opts.only) - {"matrix", "pipeline", "import", "latency", "threads", "hashes",
-                                "sets", "lists", "zsets"}
+                                "sets", "lists", "zsets", "lazyfree"}
     if unknown:
         parser.error(f"unknown workloads: {', '.join(sorted(unknown))}")
     if MODES[opts.mode].long_seconds == 0 and "threads" in opts.only:
