@@ -71,6 +71,14 @@ void RespParser::Reset() {
 
 RespParser::Status RespParser::Parse(std::string_view input, size_t* consumed) {
   *consumed = 0;
+  // The previous command's arguments are no longer needed: after a command of very many
+  // arguments, their vectors are given back rather than kept for the connection's lifetime, as
+  // Redis frees a client's argv after every command.
+  if (!in_multibulk_ &&
+      (args_.capacity() > kKeptArgCapacity || arg_bounds_.capacity() > kKeptArgCapacity)) {
+    std::vector<std::string_view>().swap(args_);
+    std::vector<std::pair<size_t, size_t>>().swap(arg_bounds_);
+  }
   while (true) {
     std::string_view rest = input.substr(*consumed);
     if (rest.empty()) return Status::kNeedMore;
@@ -118,7 +126,7 @@ RespParser::Status RespParser::ParseMultibulk(std::string_view in, size_t* consu
     bulk_len_ = -1;
     arg_bounds_.clear();
     // Never trust a claimed count for memory: reserve at most what Redis preallocates.
-    arg_bounds_.reserve(static_cast<size_t>(std::min<int64_t>(*count, 1024)));
+    arg_bounds_.reserve(static_cast<size_t>(std::min<int64_t>(*count, kKeptArgCapacity)));
   }
 
   while (args_left_ > 0) {

@@ -72,6 +72,10 @@ class RespParser {
     return Status::kError;
   }
 
+  // Redis preallocates room for at most this many arguments; vectors that grew beyond it for one
+  // command are freed before the next.
+  static constexpr size_t kKeptArgCapacity = 1024;
+
   const ParserLimits* limits_;
   bool in_multibulk_ = false;
   size_t pos_ = 0;             // scan position relative to the command start
