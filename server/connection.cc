@@ -42,6 +42,9 @@ constexpr size_t kKeepBufferCapacity = 2 * kOutputHighWater;
 // A client idle this long gives its buffers back (the server's cron wakes it), as Redis's
 // clientsCronResizeQueryBuffer does after 2 seconds.
 constexpr int64_t kReleaseBuffersAfterMs = 2000;
+// Redis's PROTO_RESIZE_THRESHOLD: an active client's input buffer over this size, and more than
+// twice what it needed since the last cron tick, is shrunk.
+constexpr size_t kQueryBufferResizeThreshold = 32 * 1024;
 
 // error_code's == goes through its category; success, the common case, is tested first.
 bool WouldBlock(const boost::system::error_code& ec) {
@@ -138,12 +141,22 @@ ReplyWriter& Connection::BlockedReply() {
 void Connection::Unblocked() { resume_.cancel(); }
 
 void Connection::ReleaseIdleBuffers(int64_t now_ms) {
-  if (closed_ || !idle_read_ || in_.capacity() + out_.capacity() == 0 ||
-      now_ms - last_interaction_ms_ < kReleaseBuffersAfterMs) {
+  // Redis's clientsCronResizeQueryBuffer: a client still active whose input buffer is much
+  // bigger than its recent needs (one big request, then small ones) gets a smaller one; the peak
+  // starts again from what the buffer holds now.
+  const bool oversized_input = in_.capacity() > kQueryBufferResizeThreshold &&
+                               in_.capacity() / 2 > input_peak_ && in_.empty();
+  input_peak_ = in_.size();
+  if (closed_ || !idle_read_) return;
+  if (in_.capacity() + out_.capacity() > 0 &&
+      now_ms - last_interaction_ms_ >= kReleaseBuffersAfterMs) {
+    release_buffers_ = true;
+  } else if (oversized_input) {
+    shrink_input_ = true;
+  } else {
     return;
   }
   // The pending read points into in_: it is cancelled, and the loop frees the buffers.
-  release_buffers_ = true;
   idle_read_ = false;
   boost::system::error_code ignored;
   socket_.cancel(ignored);
@@ -245,6 +258,11 @@ asio::awaitable<void> Connection::Serve() {
     const bool draining = state_.close_after_reply || peer_closed_;
     if (draining && out_.empty()) co_return;
     const size_t keep = std::exchange(release_buffers_, false) ? 0 : kKeepBufferCapacity;
+    if (std::exchange(shrink_input_, false) && in_.empty()) {
+      // An active client keeps a buffer of one read, about what it needed lately (Redis resizes
+      // to the recent peak, which counts the room of a read).
+      in_ = IoBuffer(kReadChunk);
+    }
     in_.ShrinkIfEmpty(keep);
     out_.ShrinkIfEmpty(keep);
 
@@ -321,6 +339,8 @@ Connection::ReadResult Connection::TakeInput(size_t n, const boost::system::erro
     return ec == asio::error::eof ? ReadResult::kEof : ReadResult::kFail;
   }
   if (n == 0) return ReadResult::kEof;
+  // Redis's querybuf_peak counts the room a read asks for as well as what it got.
+  input_peak_ = std::max(input_peak_, in_.size() + std::max(n, kReadChunk));
   in_.CommitWrite(n);
   ++st.stats.total_reads_processed;
   st.stats.total_net_input_bytes += n;

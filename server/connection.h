@@ -43,7 +43,8 @@ class Connection : public std::enable_shared_from_this<Connection>,
   // again if the pause still covers it).
   void Resume();
   // From the server's cron: a client that has waited for input for a while gives back its
-  // buffers, so idle clients cost no buffer memory.
+  // buffers, so idle clients cost no buffer memory; an active client whose input buffer grew for
+  // one big request gets a smaller one.
   void ReleaseIdleBuffers(int64_t now_ms);
   // MONITOR: queues `line` like a reply and wakes the connection to write it; over
   // client-output-buffer-limit it closes the connection.
@@ -118,6 +119,10 @@ class Connection : public std::enable_shared_from_this<Connection>,
   // is written, and ReleaseIdleBuffers so that the buffers are freed.
   bool idle_read_ = false;
   bool release_buffers_ = false;
+  // Set by the cron for an input buffer much bigger than the client's recent needs: the loop
+  // frees it once it is empty. input_peak_ is those needs since the cron's last look.
+  bool shrink_input_ = false;
+  size_t input_peak_ = 0;
   // Close at once, dropping pending replies (Redis's CLIENT_CLOSE_ASAP).
   bool close_asap_ = false;
   // When the pending replies reached the soft output limit (seconds), 0 while below it.

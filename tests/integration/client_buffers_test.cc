@@ -4,8 +4,11 @@
 
 #include <hiredis/hiredis.h>
 
+#include <chrono>
 #include <memory>
+#include <regex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -16,6 +19,15 @@ namespace kv::test {
 namespace {
 
 long long UsedMemory(redisContext* c) { return std::stoll(InfoField(c, "used_memory")); }
+
+// qbuf + qbuf-free of the client named `name` in CLIENT LIST, as Redis's client_query_buffer.
+long long QueryBufferSize(redisContext* c, const std::string& name) {
+  const std::string list = Str(Command(c, "CLIENT LIST"));
+  std::smatch m;
+  const std::regex line("name=" + name + " .* qbuf=([0-9]+) qbuf-free=([0-9]+)");
+  if (!std::regex_search(list, m, line)) return -1;
+  return std::stoll(m[1]) + std::stoll(m[2]);
+}
 
 using Starter = std::unique_ptr<ServerProcess> (*)(const std::vector<std::string>&);
 
@@ -50,6 +62,30 @@ TEST_P(ClientBuffers, ArgumentsOfAHugeCommandAreNotKept) {
       },
       5000))
       << "used_memory " << after << " after the deletion, " << before << " before";
+}
+
+// One 400 KB request, then small ones: the input buffer shrinks while the client stays active
+// (Redis's clientsCronResizeQueryBuffer), but not to nothing.
+TEST_P(ClientBuffers, QueryBufferShrinksAfterOneBigRequest) {
+  auto server = GetParam()({});
+  ASSERT_TRUE(server);
+  auto c = server->Connect();
+  auto observer = server->Connect();
+  ASSERT_EQ(Str(Command(c.get(), "CLIENT SETNAME big")), "OK");
+  const std::string large(400000, 'A');
+  ASSERT_EQ(Str(Command(c.get(), "SET x %b", large.data(), large.size())), "OK");
+  const long long grown = QueryBufferSize(observer.get(), "big");
+  ASSERT_GT(grown, 32768);
+  long long now = grown;
+  const std::string small(100, 'A');
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(1);
+  while (now >= grown && std::chrono::steady_clock::now() < deadline) {
+    ASSERT_EQ(Str(Command(c.get(), "SET x %b", small.data(), small.size())), "OK");
+    now = QueryBufferSize(observer.get(), "big");
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  EXPECT_GT(now, 0);
+  EXPECT_LT(now, grown);
 }
 
 INSTANTIATE_TEST_SUITE_P(BothServers, ClientBuffers,
