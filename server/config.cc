@@ -27,6 +27,15 @@
 namespace kv {
 namespace {
 
+// The words of Redis's CONFIG REWRITE line for its default user (kDefaultUserLine), however the
+// line quotes them.
+bool IsDefaultUserLine(const std::vector<std::string_view>& words) {
+  std::vector<std::string_view> expected;
+  std::string storage;
+  SplitInlineArgs(kDefaultUserLine, &storage, &expected);
+  return words == expected;
+}
+
 constexpr std::string_view kPolicyNames[] = {"volatile-lru",   "volatile-lfu", "volatile-random",
                                              "volatile-ttl",   "allkeys-lru",  "allkeys-lfu",
                                              "allkeys-random", "noeviction"};
@@ -174,7 +183,7 @@ std::optional<ConfigError> Loader::Apply(std::string_view text, int depth) {
         } else if (name == "user" && argc >= 2) {
           // Redis's CONFIG REWRITE writes the default user's line: that one describes what
           // kvserver does, as long as no password is set.
-          if (trimmed != kDefaultUserLine || !config_->requirepass.empty()) {
+          if (!IsDefaultUserLine(words) || !config_->requirepass.empty()) {
             return fail(MissingFeatureError(name), words[0]);
           }
           default_user_line_ = fail(MissingFeatureError(name), words[0]);

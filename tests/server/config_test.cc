@@ -505,6 +505,12 @@ TEST(MissingFeaturesTest, LinesThatAreAlwaysRefused) {
   // The line Redis's CONFIG REWRITE writes for its default user describes kvserver's, unless a
   // password is set (Redis would load the user after requirepass and drop the password).
   EXPECT_EQ(ErrorOf("user default on nopass ~* &* +@all\n"), "");
+  // The same words, however quoted: redis-server --user default on nopass ~* &* +@all gives
+  // the line 'user "default" "on" "nopass" "~*" "&*" "+@all"'.
+  EXPECT_EQ(ErrorOf("user \"default\" on   nopass '~*' &* \"+@all\"\n"), "");
+  EXPECT_EQ(ErrorOf(Parse({"--user", "default", "on", "nopass", "~*", "&*", "+@all"})), "");
+  EXPECT_NE(ErrorOf(Parse({"--user", "default", "on", "nopass", "~*", "&*", "+@all", "-get"})), "");
+  EXPECT_NE(ErrorOf("user \"default on\" nopass ~* &* +@all\n"), "");
   EXPECT_EQ(ErrorOf("port 1\nuser default on nopass ~* &* +@all\nrequirepass pw\n"),
             Fatal(2, "user default on nopass ~* &* +@all", kUsers));
   EXPECT_EQ(ErrorOf("loadmodule /x.so\n"),
