@@ -16,6 +16,7 @@
 #include "server/command_registry.h"
 #include "server/commands/families.h"
 #include "server/commands/lookup.h"
+#include "server/commands/zero_string.h"
 #include "server/errors.h"
 #include "server/strings.h"
 
@@ -119,7 +120,13 @@ CompactString* StringForBitWrite(CommandContext& ctx, uint64_t max_bit, bool* gr
   CompactString& s = v.mutable_str();
   const size_t bytes = static_cast<size_t>(max_bit >> 3) + 1;
   *grown = inserted || s.size() < bytes;
-  if (s.size() < bytes) s.resize(bytes);  // new bytes are zero
+  // New bytes are zero; a new string is made at its length, an existing one grows with room to
+  // spare (Redis's sdsnewlen and sdsgrowzero).
+  if (inserted) {
+    MakeZeroString(s, bytes);
+  } else if (s.size() < bytes) {
+    s.resize(bytes);
+  }
   return &s;
 }
 

@@ -17,6 +17,7 @@
 #include "server/command_registry.h"
 #include "server/commands/families.h"
 #include "server/commands/lookup.h"
+#include "server/commands/zero_string.h"
 #include "server/errors.h"
 #include "server/long_double.h"
 #include "server/strings.h"
@@ -419,7 +420,13 @@ void SetRange(CommandContext& ctx) {
   }
   CompactString& s = v->mutable_str();
   const size_t off = static_cast<size_t>(*offset);
-  if (s.size() < off + value.size()) s.resize(off + value.size());
+  // A new string is made at its length; an existing one grows with room to spare (Redis's
+  // sdsnewlen and sdsgrowzero).
+  if (s.empty()) {
+    MakeZeroString(s, off + value.size());
+  } else if (s.size() < off + value.size()) {
+    s.resize(off + value.size());
+  }
   std::memcpy(s.data() + off, value.data(), value.size());
   ctx.CountChanges();
   ctx.reply.Integer(static_cast<int64_t>(s.size()));
