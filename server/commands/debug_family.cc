@@ -1,23 +1,28 @@
-// DEBUG: the subcommands Redis's test suite and tools use that kvserver can honour (HELP, LOG,
-// OBJECT, SLEEP, SET-ACTIVE-EXPIRE, QUICKLIST-PACKED-THRESHOLD). Every other subcommand gets
-// Redis's unknown-subcommand error. As in Redis 7, DEBUG is refused unless enable-debug-command
-// allows the client.
+// DEBUG: the subcommands Redis's test suite and tools use that kvserver can honour (HELP, DIGEST,
+// DIGEST-VALUE, LOG, OBJECT, POPULATE, PROTOCOL, SLEEP, SET-ACTIVE-EXPIRE,
+// QUICKLIST-PACKED-THRESHOLD). Every other
+// subcommand gets Redis's unknown-subcommand error. As in Redis 7, DEBUG is refused unless
+// enable-debug-command allows the client.
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
 #include <chrono>
 #include <cstdlib>
+#include <iterator>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <thread>
 
+#include "protocol/number.h"
 #include "server/client_registry.h"
 #include "server/command_registry.h"
 #include "server/commands/families.h"
 #include "server/commands/help.h"
 #include "server/commands/local_client.h"
 #include "server/config_rewrite.h"
+#include "server/dataset_digest.h"
 #include "server/errors.h"
 #include "server/object_info.h"
 #include "server/rdb_length.h"
@@ -52,6 +57,96 @@ void DebugObject(CommandContext& ctx) {
       RdbValueLength(*v), v->lru(), db.IdleSeconds(*v), DebugObjectExtras(*v)));
 }
 
+// DEBUG POPULATE <count> [<prefix>] [<size>]: string keys <prefix>:<n> (prefix "key") holding
+// "value:<n>", or with a size, that text cut or padded with zero bytes to the size; keys that
+// exist are left alone. As Redis, the name is built in a 128-byte buffer from the prefix as a C
+// string, and the keys count as no change (no dirty increment).
+void DebugPopulate(CommandContext& ctx) {
+  constexpr std::string_view kNotPositive = "value is out of range, must be positive";
+  const std::optional<int64_t> count = ParseInt64(ctx.args[2]);
+  if (!count || *count < 0) return ctx.reply.Error(kNotPositive);
+  int64_t size = 0;
+  if (ctx.args.size() == 5) {
+    const std::optional<int64_t> parsed = ParseInt64(ctx.args[4]);
+    if (!parsed || *parsed < 0) return ctx.reply.Error(kNotPositive);
+    size = *parsed;
+  }
+  const std::string_view prefix =
+      ctx.args.size() >= 4 ? ctx.args[3].substr(0, ctx.args[3].find('\0')) : "key";
+  constexpr size_t kNameBuffer = 128;
+  Db& db = ctx.db();
+  std::string key, value;
+  for (int64_t j = 0; j < *count; ++j) {
+    key.assign(prefix);
+    fmt::format_to(std::back_inserter(key), ":{}", j);
+    if (key.size() > kNameBuffer - 1) key.resize(kNameBuffer - 1);
+    if (db.Find(key, ctx.now_ms) != nullptr) continue;
+    value = fmt::format("value:{}", j);
+    if (size > 0) value.resize(static_cast<size_t>(size), '\0');
+    db.SetString(key, value);
+  }
+  ctx.reply.Ok();
+}
+
+// DEBUG PROTOCOL <type>: a test value of each RESP3 type, as Redis sends it (in RESP2, each in
+// its RESP2 form; attributes are left out and pushes refused).
+void DebugProtocol(CommandContext& ctx) {
+  const std::string_view name = ctx.args[2];
+  ReplyWriter& r = ctx.reply;
+  const bool resp3 = ctx.conn.protocol >= 3;
+  if (OptionIs(name, "string")) return r.Bulk("Hello World");
+  if (OptionIs(name, "integer")) return r.Integer(12345);
+  if (OptionIs(name, "double")) return r.Double(3.141);
+  if (OptionIs(name, "bignum")) {
+    constexpr std::string_view kBigNum = "1234567999999999999999999999999999999";
+    if (!resp3) return r.Bulk(kBigNum);
+    return r.Raw(fmt::format("({}\r\n", kBigNum));
+  }
+  if (OptionIs(name, "null")) return r.Null();
+  if (OptionIs(name, "array") || OptionIs(name, "set")) {
+    if (OptionIs(name, "set")) {
+      r.SetHeader(3);
+    } else {
+      r.ArrayHeader(3);
+    }
+    for (int j = 0; j < 3; ++j) r.Integer(j);
+    return;
+  }
+  if (OptionIs(name, "map")) {
+    r.MapHeader(3);
+    for (int j = 0; j < 3; ++j) {
+      r.Integer(j);
+      r.Bool(j == 1);
+    }
+    return;
+  }
+  if (OptionIs(name, "attrib")) {
+    if (resp3) {
+      r.Raw("|1\r\n");
+      r.Bulk("key-popularity");
+      r.ArrayHeader(2);
+      r.Bulk("key:123");
+      r.Integer(90);
+    }
+    // An attribute is not a reply by itself: a real one follows.
+    return r.Bulk("Some real reply following the attribute");
+  }
+  if (OptionIs(name, "push")) {
+    if (!resp3) return r.Error("RESP2 is not supported by this command");
+    r.PushHeader(2);
+    r.Bulk("server-cpu-usage");
+    r.Integer(42);
+    // A push is not the command's reply: a real one follows.
+    return r.Bulk("Some real reply following the push reply");
+  }
+  if (OptionIs(name, "true")) return r.Bool(true);
+  if (OptionIs(name, "false")) return r.Bool(false);
+  if (OptionIs(name, "verbatim")) return r.Verbatim("This is a verbatim\nstring");
+  r.Error(
+      "Wrong protocol type name. Please use one of the following: "
+      "string|integer|double|bignum|null|array|set|map|attrib|push|verbatim|true|false");
+}
+
 void Debug(CommandContext& ctx) {
   if (!DebugAllowed(ctx)) {
     return ctx.reply.Error(
@@ -64,14 +159,32 @@ void Debug(CommandContext& ctx) {
   if (argc == 2 && OptionIs(sub, "help")) {
     return ReplyHelp(
         ctx, "debug",
-        {"LOG <message>", "    Write <message> to the server log.", "OBJECT <key>",
-         "    Show low level info about `key` and associated value.", "SET-ACTIVE-EXPIRE <0|1>",
+        {"DIGEST",
+         "    Output a hex signature representing the current DB content.",
+         "DIGEST-VALUE <key> [<key> ...]",
+         "    Output a hex signature of the values of all the specified keys.",
+         "LOG <message>",
+         "    Write <message> to the server log.",
+         "OBJECT <key>",
+         "    Show low level info about `key` and associated value.",
+         "POPULATE <count> [<prefix>] [<size>]",
+         "    Create <count> string keys named key:<num>. If <prefix> is specified then",
+         "    it is used instead of the 'key' prefix. These are not propagated to",
+         "    replicas. Cluster slots are not respected so keys not belonging to the",
+         "    current node can be created in cluster mode.",
+         "PROTOCOL <type>",
+         "    Reply with a test value of the specified type. <type> can be: string,",
+         "    integer, double, bignum, null, array, set, map, attrib, push, verbatim,",
+         "    true, false.",
+         "SET-ACTIVE-EXPIRE <0|1>",
          "    Setting it to 0 disables expiring keys in background when they are not",
          "    accessed (otherwise the Redis behavior). Setting it to 1 reenables back the",
-         "    default.", "QUICKLIST-PACKED-THRESHOLD <size>",
+         "    default.",
+         "QUICKLIST-PACKED-THRESHOLD <size>",
          "    Sets the threshold for elements to be inserted as plain vs packed nodes",
          "    Default value is 1GB, allows values up to 4GB. Setting to 0 restores to default.",
-         "SLEEP <seconds>", "    Stop the server for <seconds>. Decimals allowed."});
+         "SLEEP <seconds>",
+         "    Stop the server for <seconds>. Decimals allowed."});
   }
   if (argc == 3 && OptionIs(sub, "log")) {
     const std::string_view msg = ctx.args[2];
@@ -85,6 +198,26 @@ void Debug(CommandContext& ctx) {
     return ctx.reply.Ok();
   }
   if (argc == 3 && OptionIs(sub, "object")) return DebugObject(ctx);
+  if (argc == 3 && OptionIs(sub, "protocol")) return DebugProtocol(ctx);
+  if (argc >= 3 && argc <= 5 && OptionIs(sub, "populate")) return DebugPopulate(ctx);
+  if (argc == 2 && OptionIs(sub, "digest")) {
+    return ctx.reply.SimpleString(DigestHex(DatasetDigest(ctx.server.dbs)));
+  }
+  if (OptionIs(sub, "digest-value")) {
+    // Each key's value digest, all zeros for a missing key. As Redis (dictFind), the table is
+    // read as it is: looked up at time 0, a key past its TTL but not yet deleted still has its
+    // value.
+    Db& db = ctx.db();
+    ctx.reply.ArrayHeader(argc - 2);
+    for (size_t j = 2; j < argc; ++j) {
+      Digest digest{};
+      if (const Value* v = db.Peek(ctx.args[j], /*now_ms=*/0)) {
+        XorValueDigest(db, ctx.args[j], *v, &digest);
+      }
+      ctx.reply.SimpleString(DigestHex(digest));
+    }
+    return;
+  }
   if (argc == 3 && OptionIs(sub, "quicklist-packed-threshold")) {
     // Redis's quicklistisSetPackedThreshold: 0 restores the default; up to 4 GB less 1 MB.
     const std::optional<int64_t> bytes = ParseMemory(ctx.args[2]);

@@ -54,7 +54,11 @@ TEST(DebugFamilyTest, Subcommands) {
   EXPECT_EQ(h.Run({"DEBUG", "SET-ACTIVE-EXPIRE", "x"}), kOk);  // atoi: 0
   EXPECT_FALSE(h.state().active_expire_enabled);
   const std::string help = h.Run({"DEBUG", "HELP"});
-  EXPECT_EQ(help.substr(0, 5), "*16\r\n");
+  EXPECT_EQ(help.substr(0, 5), "*29\r\n");
+  EXPECT_NE(help.find("+DIGEST\r\n"), std::string::npos);
+  EXPECT_NE(help.find("+DIGEST-VALUE <key> [<key> ...]\r\n"), std::string::npos);
+  EXPECT_NE(help.find("+POPULATE <count> [<prefix>] [<size>]\r\n"), std::string::npos);
+  EXPECT_NE(help.find("+PROTOCOL <type>\r\n"), std::string::npos);
   EXPECT_NE(help.find("+OBJECT <key>\r\n"), std::string::npos);
   EXPECT_NE(help.find("+SET-ACTIVE-EXPIRE <0|1>\r\n"), std::string::npos);
   EXPECT_NE(help.find("+QUICKLIST-PACKED-THRESHOLD <size>\r\n"), std::string::npos);
@@ -62,7 +66,7 @@ TEST(DebugFamilyTest, Subcommands) {
 
 TEST(DebugFamilyTest, UnsupportedSubcommandsGetAnError) {
   CommandHarness h(DebugEnabled("yes"));
-  for (const char* sub : {"RELOAD", "OBJECT", "DIGEST", "JMAP", "bogus"}) {
+  for (const char* sub : {"RELOAD", "OBJECT", "POPULATE", "PROTOCOL", "JMAP", "bogus"}) {
     EXPECT_EQ(h.Run({"DEBUG", sub}), Err("unknown subcommand or wrong number of arguments for '" +
                                          std::string(sub) + "'. Try DEBUG HELP."));
   }
@@ -70,6 +74,8 @@ TEST(DebugFamilyTest, UnsupportedSubcommandsGetAnError) {
             Err("unknown subcommand or wrong number of arguments for 'LOG'. Try DEBUG HELP."));
   EXPECT_EQ(h.Run({"DEBUG", "sleep", "1", "2"}),
             Err("unknown subcommand or wrong number of arguments for 'sleep'. Try DEBUG HELP."));
+  EXPECT_EQ(h.Run({"DEBUG", "DIGEST", "x"}),
+            Err("unknown subcommand or wrong number of arguments for 'DIGEST'. Try DEBUG HELP."));
   EXPECT_EQ(h.Run({"DEBUG", "HELP", "x"}),
             Err("unknown subcommand or wrong number of arguments for 'HELP'. Try DEBUG HELP."));
 }
