@@ -166,7 +166,12 @@ void Server::AdjustOpenFilesLimit() {
 
 std::optional<std::string> Server::Start() {
   AdjustOpenFilesLimit();
-  if (auto err = BindTcp()) return err;
+  if (auto err = BindTcp()) {
+    // Redis's initServer: the reason, then the line Redis's test suite looks for to retry on
+    // another port.
+    if (log_) log_->warn("{}", *err);
+    return "Failed listening on port " + std::to_string(state_.config.port) + " (TCP), aborting.";
+  }
   if (auto err = BindUnix()) return err;
   if (tcp_acceptors_.empty() && !unix_acceptor_) {
     return std::string("Configured to not listen anywhere, exiting.");
@@ -209,19 +214,34 @@ std::optional<std::string> Server::BindTcp() {
     if (ec) return "Invalid bind address '" + addr + "'";
     auto acceptor = std::make_unique<tcp::acceptor>(io_);
     tcp::endpoint endpoint(ip, port);
+    // The step that failed, named as Redis's anet errors name it.
+    std::string_view step = "creating socket";
     acceptor->open(endpoint.protocol(), ec);
-    if (!ec) acceptor->set_option(tcp::acceptor::reuse_address(true), ec);
-    if (!ec && ip.is_v6()) acceptor->set_option(asio::ip::v6_only(true), ec);
-    if (!ec) acceptor->bind(endpoint, ec);
-    if (!ec) acceptor->listen(static_cast<int>(state_.config.tcp_backlog), ec);
+    if (!ec) {
+      step = "setsockopt SO_REUSEADDR";
+      acceptor->set_option(tcp::acceptor::reuse_address(true), ec);
+    }
+    if (!ec && ip.is_v6()) {
+      step = "setsockopt";
+      acceptor->set_option(asio::ip::v6_only(true), ec);
+    }
+    if (!ec) {
+      step = "bind";
+      acceptor->bind(endpoint, ec);
+    }
+    if (!ec) {
+      step = "listen";
+      acceptor->listen(static_cast<int>(state_.config.tcp_backlog), ec);
+    }
     if (ec) {
       if (optional &&
           (ec == asio::error::address_family_not_supported || ec.value() == EADDRNOTAVAIL)) {
         if (log_) log_->warn("Skipping optional bind address {}: {}", addr, ec.message());
         continue;
       }
-      return "Could not create server TCP listening socket " + addr + ":" + std::to_string(port) +
-             ": " + ec.message();
+      // Redis's listenToPort warning.
+      return "Warning: Could not create server TCP listening socket " + addr + ":" +
+             std::to_string(port) + ": " + std::string(step) + ": " + ec.message();
     }
     // With port 0 the first listener picks the port and every other address shares it.
     port = acceptor->local_endpoint().port();
