@@ -1,0 +1,261 @@
+// The stream data structure: Redis's listpack node layout, node shaping, tombstones, trimming,
+// iteration both ways, consumer groups and the entries-read/lag arithmetic.
+
+#include "storage/stream.h"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "gtest/gtest.h"
+
+namespace kv {
+namespace {
+
+using Fields = std::vector<std::string_view>;
+
+// Every live entry from start to end as "id:f=v,f=v".
+std::vector<std::string> Dump(const Stream& s, bool rev = false, StreamId start = {},
+                              StreamId end = StreamId::Max()) {
+  std::vector<std::string> out;
+  Stream::Iterator it(s, start, end, rev);
+  StreamId id;
+  int64_t n;
+  while (it.Next(&id, &n)) {
+    std::string e = id.ToString() + ":";
+    for (int64_t i = 0; i < n; ++i) {
+      ListPackValue f;
+      ListPackValue v;
+      it.NextField(&f, &v);
+      char b1[ListPackValue::kIntBufSize];
+      char b2[ListPackValue::kIntBufSize];
+      e += std::string(f.ToString(b1)) + "=" + std::string(v.ToString(b2)) + ",";
+    }
+    out.push_back(e);
+  }
+  return out;
+}
+
+// The listpack's elements as text.
+std::vector<std::string> Elements(const ListPack& lp) {
+  std::vector<std::string> out;
+  for (ListPackValue v : lp) {
+    char buf[ListPackValue::kIntBufSize];
+    out.emplace_back(v.ToString(buf));
+  }
+  return out;
+}
+
+TEST(StreamIdTest, IncrDecrAndText) {
+  StreamId id{5, UINT64_MAX};
+  EXPECT_TRUE(id.Incr());
+  EXPECT_EQ(id, (StreamId{6, 0}));
+  EXPECT_TRUE(id.Decr());
+  EXPECT_EQ(id, (StreamId{5, UINT64_MAX}));
+  StreamId max = StreamId::Max();
+  EXPECT_FALSE(max.Incr());
+  EXPECT_TRUE(max.IsZero());
+  StreamId zero;
+  EXPECT_FALSE(zero.Decr());
+  EXPECT_EQ(zero, StreamId::Max());
+  EXPECT_EQ((StreamId{1, 2}).ToString(), "1-2");
+  EXPECT_LT((StreamId{1, 9}), (StreamId{2, 0}));
+}
+
+TEST(StreamTest, NodeLayoutIsRedisListpack) {
+  Stream s;
+  const Stream::NodeLimits limits;
+  s.Append({10, 0}, Fields{"a", "1", "b", "x"}, limits);
+  s.Append({10, 1}, Fields{"a", "2", "b", "y"}, limits);  // same fields
+  s.Append({12, 0}, Fields{"c", "3"}, limits);            // other fields
+  ASSERT_EQ(s.nodes().size(), 1u);
+  // Master entry: count, deleted, num-fields, fields, 0; then
+  // flags, ms-delta, seq-delta, [num-fields, field, value | value]..., lp-count.
+  EXPECT_EQ(Elements(s.nodes().begin()->second),
+            (std::vector<std::string>{"3", "0", "2", "a", "b", "0",  //
+                                      "2", "0", "0", "1", "x", "5",  //
+                                      "2", "0", "1", "2", "y", "5",  //
+                                      "0", "2", "0", "1", "c", "3", "6"}));
+  EXPECT_EQ(s.length(), 3u);
+  EXPECT_EQ(s.entries_added(), 3u);
+  EXPECT_EQ(s.first_id(), (StreamId{10, 0}));
+  EXPECT_EQ(s.last_id(), (StreamId{12, 0}));
+  EXPECT_EQ(Dump(s), (std::vector<std::string>{"10-0:a=1,b=x,", "10-1:a=2,b=y,", "12-0:c=3,"}));
+  EXPECT_EQ(Dump(s, true),
+            (std::vector<std::string>{"12-0:c=3,", "10-1:a=2,b=y,", "10-0:a=1,b=x,"}));
+}
+
+TEST(StreamTest, NodesSplitByEntriesAndBytes) {
+  Stream s;
+  s.Append({1, 0}, Fields{"f", "v"}, {4096, 3});
+  for (uint64_t i = 2; i <= 10; ++i) s.Append({i, 0}, Fields{"f", "v"}, {4096, 3});
+  ASSERT_EQ(s.nodes().size(), 4u);  // 3 + 3 + 3 + 1
+  std::vector<uint64_t> masters;
+  for (const auto& [id, lp] : s.nodes()) masters.push_back(id.ms);
+  EXPECT_EQ(masters, (std::vector<uint64_t>{1, 4, 7, 10}));
+
+  // Bytes: a node takes an entry while its bytes plus the entry's fields and values stay under
+  // the limit.
+  Stream b;
+  const std::string big(40, 'x');
+  for (uint64_t i = 1; i <= 6; ++i) b.Append({i, 0}, Fields{"f", big}, {100, 0});
+  for (const auto& [id, lp] : b.nodes()) EXPECT_LT(lp.bytes(), 100u + 41u);
+  EXPECT_GT(b.nodes().size(), 1u);
+  EXPECT_EQ(Dump(b).size(), 6u);
+}
+
+TEST(StreamTest, DeleteLeavesTombstonesAndDropsEmptyNodes) {
+  Stream s;
+  for (uint64_t i = 1; i <= 6; ++i) s.Append({i, 0}, Fields{"f", std::to_string(i)}, {4096, 3});
+  EXPECT_TRUE(s.Delete({2, 0}));
+  EXPECT_FALSE(s.Delete({2, 0}));
+  EXPECT_FALSE(s.Delete({7, 0}));
+  EXPECT_FALSE(s.Contains({2, 0}));
+  EXPECT_TRUE(s.Contains({3, 0}));
+  EXPECT_EQ(s.length(), 5u);
+  // The node keeps the tombstone: live 2, deleted 1.
+  const ListPack& first = s.nodes().begin()->second;
+  EXPECT_EQ(Elements(first)[0], "2");
+  EXPECT_EQ(Elements(first)[1], "1");
+  EXPECT_TRUE(s.Delete({1, 0}));
+  EXPECT_EQ(s.first_id(), (StreamId{3, 0}));
+  EXPECT_TRUE(s.Delete({3, 0}));  // the node's last live entry: the node goes
+  EXPECT_EQ(s.nodes().size(), 1u);
+  EXPECT_EQ(Dump(s), (std::vector<std::string>{"4-0:f=4,", "5-0:f=5,", "6-0:f=6,"}));
+  EXPECT_EQ(Dump(s, true, {4, 1}, {5, 0}), (std::vector<std::string>{"5-0:f=5,"}));
+  StreamId edge;
+  ASSERT_TRUE(s.EdgeId(false, &edge));
+  EXPECT_EQ(edge, (StreamId{6, 0}));
+}
+
+TEST(StreamTest, TrimExactApproxMinIdAndLimit) {
+  auto make = [] {
+    Stream s;
+    for (uint64_t i = 1; i <= 10; ++i) s.Append({i, 0}, Fields{"f", "v"}, {4096, 4});
+    return s;  // nodes: 1-4, 5-8, 9-10
+  };
+  {
+    Stream s = make();
+    Stream::TrimArgs a{Stream::TrimStrategy::kMaxLen, true, 0, 5, {}};
+    EXPECT_EQ(s.Trim(a), 4);  // whole nodes only: 1-4
+    EXPECT_EQ(s.length(), 6u);
+    EXPECT_EQ(s.first_id(), (StreamId{5, 0}));
+  }
+  {
+    Stream s = make();
+    Stream::TrimArgs a{Stream::TrimStrategy::kMaxLen, false, 0, 5, {}};
+    EXPECT_EQ(s.Trim(a), 5);
+    EXPECT_EQ(s.length(), 5u);
+    EXPECT_EQ(Dump(s).front(), "6-0:f=v,");
+    EXPECT_EQ(s.nodes().size(), 2u);  // 5 is a tombstone in the second node
+  }
+  {
+    Stream s = make();
+    Stream::TrimArgs a{Stream::TrimStrategy::kMinId, false, 0, 0, {7, 0}};
+    EXPECT_EQ(s.Trim(a), 6);
+    EXPECT_EQ(s.first_id(), (StreamId{7, 0}));
+  }
+  {
+    Stream s = make();
+    Stream::TrimArgs a{Stream::TrimStrategy::kMaxLen, true, 3, 0, {}};  // LIMIT 3 < a node
+    EXPECT_EQ(s.Trim(a), 0);
+    EXPECT_EQ(s.length(), 10u);
+  }
+  {
+    Stream s = make();
+    Stream::TrimArgs a{Stream::TrimStrategy::kMaxLen, false, 0, 0, {}};
+    EXPECT_EQ(s.Trim(a), 10);
+    EXPECT_EQ(s.length(), 0u);
+    EXPECT_TRUE(s.first_id().IsZero());
+    EXPECT_EQ(s.last_id(), (StreamId{10, 0}));  // kept: ids never go back
+  }
+}
+
+TEST(StreamTest, IteratorStartsInsideNodesAndSkipsOutOfRange) {
+  Stream s;
+  for (uint64_t i = 1; i <= 20; ++i) s.Append({100, i}, Fields{"n", std::to_string(i)}, {4096, 5});
+  EXPECT_EQ(Dump(s, false, {100, 7}, {100, 9}).size(), 3u);
+  EXPECT_EQ(Dump(s, true, {100, 7}, {100, 9}).front(), "100-9:n=9,");
+  EXPECT_TRUE(Dump(s, false, {101, 0}, StreamId::Max()).empty());
+  EXPECT_TRUE(Dump(s, true, {0, 0}, {99, 0}).empty());
+  EXPECT_EQ(Dump(s, true).size(), 20u);
+}
+
+TEST(StreamTest, GroupsDeliverAckAndClaim) {
+  Stream s;
+  for (uint64_t i = 1; i <= 3; ++i) s.Append({i, 0}, Fields{"f", "v"}, {});
+  StreamGroup* g = s.CreateGroup("g", {}, 0);
+  ASSERT_NE(g, nullptr);
+  EXPECT_EQ(s.CreateGroup("g", {}, 0), nullptr);
+  StreamConsumer* alice = g->CreateConsumer("alice", 1000);
+  StreamConsumer* bob = g->CreateConsumer("bob", 1000);
+  for (uint64_t i = 1; i <= 3; ++i) {
+    s.AdvanceGroup(*g, {i, 0});
+    g->Deliver({i, 0}, alice, 2000);
+  }
+  EXPECT_EQ(g->entries_read, 3);
+  EXPECT_EQ(s.GroupLag(*g), 0);
+  EXPECT_EQ(alice->pel.size(), 3u);
+  // Delivered again to another consumer: it moves, its count back to 1.
+  g->pel.at({2, 0}).delivery_count = 5;
+  g->Deliver({2, 0}, bob, 3000);
+  EXPECT_EQ(alice->pel.size(), 2u);
+  EXPECT_EQ(g->pel.at({2, 0}).delivery_count, 1u);
+  EXPECT_EQ(g->pel.at({2, 0}).consumer, bob);
+  EXPECT_TRUE(g->Ack({1, 0}));
+  EXPECT_FALSE(g->Ack({1, 0}));
+  EXPECT_EQ(alice->pel.size(), 1u);
+
+  // A deep copy: changing the copy leaves the original alone.
+  std::unique_ptr<Aggregate> copy = s.Clone();
+  auto& c = static_cast<Stream&>(*copy);
+  StreamGroup* cg = c.FindGroup("g");
+  ASSERT_NE(cg, nullptr);
+  EXPECT_EQ(cg->pel.size(), 2u);
+  EXPECT_EQ(cg->pel.at({2, 0}).consumer->name, "bob");
+  EXPECT_NE(cg->pel.at({2, 0}).consumer, bob);
+  EXPECT_EQ(cg->DeleteConsumer(cg->FindConsumer("bob")), 1u);
+  EXPECT_EQ(g->pel.size(), 2u);
+  EXPECT_EQ(Dump(c), Dump(s));
+  EXPECT_TRUE(s.DestroyGroup("g"));
+  EXPECT_EQ(s.FindGroup("g"), nullptr);
+}
+
+TEST(StreamTest, EntriesReadAndLagAcrossTombstones) {
+  Stream s;
+  for (uint64_t i = 1; i <= 5; ++i) s.Append({i, 0}, Fields{"f", "v"}, {});
+  StreamGroup* g = s.CreateGroup("g", {}, StreamGroup::kInvalidEntriesRead);
+  // A group made at 0-0 before the first entry: the distance is known.
+  EXPECT_EQ(s.EstimateDistanceFromFirstEver({0, 0}), 0);
+  EXPECT_EQ(s.EstimateDistanceFromFirstEver({1, 0}), 1);
+  EXPECT_EQ(s.EstimateDistanceFromFirstEver({5, 0}), 5);
+  EXPECT_EQ(s.EstimateDistanceFromFirstEver({3, 0}), StreamGroup::kInvalidEntriesRead);
+  EXPECT_EQ(s.EstimateDistanceFromFirstEver({6, 0}), StreamGroup::kInvalidEntriesRead);
+  EXPECT_EQ(s.GroupLag(*g), 5);
+  // A tombstone ahead of the group: the counter cannot be trusted.
+  ASSERT_TRUE(s.Delete({3, 0}));
+  s.set_max_deleted_id({3, 0});
+  g->entries_read = 1;
+  g->last_id = {1, 0};
+  EXPECT_TRUE(s.RangeHasTombstones({1, 0}, StreamId::Max()));
+  EXPECT_EQ(s.GroupLag(*g), std::nullopt);
+  // Delivering past the tombstone entry by entry: unknown until the last entry, then exact.
+  s.AdvanceGroup(*g, {2, 0});
+  EXPECT_EQ(g->entries_read, StreamGroup::kInvalidEntriesRead);
+  s.AdvanceGroup(*g, {4, 0});
+  EXPECT_EQ(g->entries_read, StreamGroup::kInvalidEntriesRead);
+  s.AdvanceGroup(*g, {5, 0});
+  EXPECT_EQ(g->entries_read, 5);
+  EXPECT_EQ(s.GroupLag(*g), 0);
+}
+
+TEST(StreamTest, IntegerLookingFieldsRoundTrip) {
+  Stream s;
+  s.Append({1, 0}, Fields{"1", "-5", "01", "9223372036854775807"}, {});
+  s.Append({2, 0}, Fields{"1", "x", "01", ""}, {});
+  EXPECT_EQ(Dump(s),
+            (std::vector<std::string>{"1-0:1=-5,01=9223372036854775807,", "2-0:1=x,01=,"}));
+}
+
+}  // namespace
+}  // namespace kv
