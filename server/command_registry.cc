@@ -88,6 +88,7 @@ CommandRegistry BuildCommandRegistry(
   RegisterGeoFamily(registry);
   RegisterHllFamily(registry);
   RegisterSortFamily(registry);
+  RegisterStreamFamily(registry);
   for (const auto& [from, to] : renamed) registry.Rename(from, to);
   return registry;
 }

@@ -9,6 +9,7 @@
 #include "storage/hash.h"
 #include "storage/list.h"
 #include "storage/set.h"
+#include "storage/stream.h"
 #include "storage/value.h"
 #include "storage/zset.h"
 
@@ -36,6 +37,33 @@ size_t RdbQuickListLength(const QuickList& ql) {
       n += RdbStringLength(node.stored);
     }
   });
+  return n;
+}
+
+// RDB_TYPE_STREAM_LISTPACKS_3 (rdbSaveObject): the nodes (each a 16-byte key and its listpack as
+// strings), the counters and ids as lengths, then each group with its PEL and consumers.
+size_t RdbStreamLength(const Stream& s) {
+  size_t n = LenBytes(s.nodes().size());
+  // A node's key is 16 bytes: too long for an integer, too short for LZF.
+  for (const auto& [id, lp] : s.nodes()) n += 1 + 16 + RdbStringLength(lp.view());
+  n += LenBytes(s.length());
+  for (StreamId id : {s.last_id(), s.first_id(), s.max_deleted_id()}) {
+    n += LenBytes(id.ms) + LenBytes(id.seq);
+  }
+  n += LenBytes(s.entries_added());
+  n += LenBytes(s.groups().size());
+  for (const auto& [name, g] : s.groups()) {
+    n += RdbStringLength(name);
+    n += LenBytes(g->last_id.ms) + LenBytes(g->last_id.seq);
+    n += LenBytes(static_cast<uint64_t>(g->entries_read));
+    // The group's PEL: each id raw, its delivery time (8 bytes) and count.
+    n += LenBytes(g->pel.size());
+    for (const auto& [id, nack] : g->pel) n += 16 + 8 + LenBytes(nack.delivery_count);
+    n += LenBytes(g->consumers.size());
+    for (const auto& [cname, c] : g->consumers) {
+      n += RdbStringLength(cname) + 8 + LenBytes(c->pel.size()) + 16 * c->pel.size();
+    }
+  }
   return n;
 }
 
@@ -96,6 +124,8 @@ size_t RdbValueLength(const Value& v) {
       z.ForEach([&](std::string_view member, double) { n += RdbStringLength(member) + 8; });
       return n;
     }
+    case ValueType::kStream:
+      return RdbStreamLength(v.As<Stream>());
     default:
       // Each aggregate type adds its RDB encoding's length here as it lands.
       return 0;

@@ -27,5 +27,6 @@ void RegisterZSetFamily(CommandRegistry& registry);
 void RegisterGeoFamily(CommandRegistry& registry);
 void RegisterHllFamily(CommandRegistry& registry);
 void RegisterSortFamily(CommandRegistry& registry);
+void RegisterStreamFamily(CommandRegistry& registry);
 
 }  // namespace kv
