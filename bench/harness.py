@@ -9,7 +9,7 @@ nanoseconds), then writes a Markdown report, the raw measurements as CSV and PNG
 
 Usage: bench/harness.py [--mode full|quick|smoke] [--rounds N] [--out DIR] [--only a,b,...]
 Workloads (--only): matrix, pipeline, import, latency, threads, hashes, sets, lists, zsets,
-lazyfree.
+lazyfree, streams.
 """
 
 import argparse
@@ -61,6 +61,11 @@ TARGETS = {
     "zsets big set": (1.2, math.inf),
     "zsets geosearch": (1.0, math.inf),
     "zsets pfcount 10 keys": (1.0, math.inf),
+    # Issue 15's stream targets: XADD as redis-benchmark 7.2's xadd test; the reads by throughput.
+    "streams xadd": (1.0, 0.9),
+    "streams xadd -P16": (1.1, math.inf),
+    "streams xrange 100 of 1M": (1.0, math.inf),
+    "streams xreadgroup 10 of 1M": (1.0, math.inf),
 }
 
 # Issue 13's memory targets: growth per element (field) after a load through redis-cli --pipe,
@@ -73,6 +78,7 @@ MEMORY_TARGETS = {
     "lists memory 1 x 1M 10-byte elements": 1.0,
     "zsets memory 1 x 1M": 0.6,
     "zsets memory 100k x 10": 1.0,
+    "streams memory 1 x 500k entries of 2 fields": 1.0,
 }
 
 # Issue 13's lazy freeing workload: members of the set UNLINKed while another client loops GET.
@@ -759,6 +765,69 @@ class Harness:
                  f"RSS {extra['rss_bytes_per_element']:.1f} B/element, used_memory "
                  f"{extra['used_memory_bytes_per_element']:.1f} B/element")
 
+    def streams(self):
+        """Issue 15's stream workloads: XADD mystream * myfield xxx (redis-benchmark 7.0.15 has no
+        xadd test; this is 7.2's) at -c 50 and -c 50 -P 16; XRANGE of 100 entries and XREADGROUP
+        COUNT 10 (NOACK, new entries) from a stream of big_list_elements entries; memory per entry
+        after loading half that many entries of two fields into one stream."""
+        for depth in (1, 16):
+            workload = "streams xadd" + (f" -P{depth}" if depth > 1 else "")
+            requests = self.mode.requests if depth == 1 else self.mode.pipeline_requests
+
+            def body(server, r, depth=depth, requests=requests, workload=workload):
+                server.command("DEL", "mystream")
+                rps, p50, p99, cpu = run_benchmark_args(
+                    server, ["XADD", "mystream", "*", "myfield", "xxx"], 50, requests,
+                    ["-P", str(depth)])
+                self.samples.append(Sample(workload, "xadd", 50, server.kind, r, requests, rps,
+                                           cpu, p50, p99))
+                self.log(f"{workload} {server.kind:9} round {r}: {rps:>11.0f} rps "
+                         f"{cpu:>8.0f} ns/req")
+            self.alternate(body)
+
+        big = self.mode.big_list_elements
+        rng = random.Random(20261215)
+
+        def big_stream(f):
+            for i in range(1, big + 1):
+                f.write(resp_command(["XADD", "bigstream", f"{i}-0", "name", random_word(rng, 8),
+                                      "value", str(i)]))
+            f.write(resp_command(["XGROUP", "CREATE", "bigstream", "g", "0"]))
+
+        path = self.resp_file("streams-big.resp", big_stream)
+
+        def reads(server, r):
+            server.command("FLUSHALL")
+            with open(path, "rb") as f:
+                subprocess.run(["redis-cli", "-h", "127.0.0.1", "-p", str(server.port), "--pipe"],
+                               stdin=f, check=True, capture_output=True)
+            requests = self.mode.hgetall_requests
+            for workload, args in (
+                    ("streams xrange 100 of 1M", ["XRANGE", "bigstream", f"{big // 2}", "+",
+                                                  "COUNT", "100"]),
+                    ("streams xreadgroup 10 of 1M", ["XREADGROUP", "GROUP", "g", "c", "COUNT",
+                                                     "10", "NOACK", "STREAMS", "bigstream",
+                                                     ">"])):
+                rps, p50, p99, cpu = run_benchmark_args(server, args, 50, requests)
+                self.samples.append(Sample(workload, args[0].lower(), 50, server.kind, r,
+                                           requests, rps, cpu, p50, p99))
+                self.log(f"{workload} {server.kind:9} round {r}: {rps:>11.0f} rps "
+                         f"{cpu:>8.0f} ns/req")
+            server.command("FLUSHALL")
+        self.alternate(reads)
+
+        entries = big // 2
+
+        def memory_stream(f):
+            for _ in range(entries):
+                f.write(resp_command(["XADD", "memstream", "*", "field1", random_word(rng, 8),
+                                      "field2", random_word(rng, 8)]))
+
+        workload = "streams memory 1 x 500k entries of 2 fields"
+        mpath = self.resp_file("streams-memory.resp", memory_stream)
+        self.alternate(lambda server, r: self.load_memory(server, r, workload, mpath, 1,
+                                                          entries))
+
     def run(self):
         soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
         resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # for -c 1024 and idle clients
@@ -1036,11 +1105,11 @@ def main():
     parser.add_argument("--kvserver", default=os.path.join(ROOT, "build", "server", "kvserver"))
     parser.add_argument("--only",
                         default="matrix,pipeline,import,latency,threads,hashes,sets,lists,zsets,"
-                        "lazyfree")
+                        "lazyfree,streams")
     opts = parser.parse_args()
     opts.only = [w for w in opts.only.split(",") if w]
     unknown = set(opts.only) - {"matrix", "pipeline", "import", "latency", "threads", "hashes",
-                                "sets", "lists", "zsets", "lazyfree"}
+                                "sets", "lists", "zsets", "lazyfree", "streams"}
     if unknown:
         parser.error(f"unknown workloads: {', '.join(sorted(unknown))}")
     if MODES[opts.mode].long_seconds == 0 and "threads" in opts.only:

@@ -1,5 +1,6 @@
 #include "server/blocking.h"
 
+#include <algorithm>
 #include <vector>
 
 #include "protocol/reply_writer.h"
@@ -11,7 +12,7 @@ namespace kv {
 void BlockingController::Block(ConnState& conn, const CommandSpec& spec,
                                std::span<const std::string_view> args, size_t db,
                                std::span<const std::string_view> keys, ValueType type,
-                               int64_t deadline_ms) {
+                               int64_t deadline_ms, bool needs_stream) {
   if (conn.id == serving_id_ && clients_.contains(conn.id)) {
     // Served again and still nothing there: it keeps its place in every queue.
     reblocked_ = true;
@@ -25,6 +26,8 @@ void BlockingController::Block(ConnState& conn, const CommandSpec& spec,
   w->type = type;
   w->deadline_ms = deadline_ms;
   w->order = next_order_++;
+  w->needs_stream = needs_stream;
+  stream_waiters_ += needs_stream;
   for (std::string_view key : keys) {
     auto [it, inserted] = waiting_.try_emplace(DbKey(db, key));
     // A key named twice (BLPOP k k 0) waits once, as Redis's blockForKeys skips repeats: this
@@ -57,6 +60,7 @@ std::unique_ptr<BlockingController::Waiter> BlockingController::Detach(uint64_t 
   }
   w->places.clear();
   if (w->deadline_ms != 0) deadlines_.erase({w->deadline_ms, id});
+  stream_waiters_ -= w->needs_stream;
   w->conn->blocked = false;
   return w;
 }
@@ -122,6 +126,31 @@ void BlockingController::ServeReadyKeys(ServerState& state, int64_t now_ms) {
         Finish(state, *done, reply_start, ns, now_ms, Ending::kServed);
       }
     }
+  }
+}
+
+void BlockingController::UnblockDeletedStreamWaiters(ServerState& state, int64_t now_ms) {
+  std::vector<uint64_t> gone;
+  for (const auto& [id, w] : clients_) {
+    if (!w->needs_stream) continue;
+    Db& db = state.dbs.db(w->db);
+    for (const auto& [key, pos] : w->places) {
+      const Value* v = db.Peek(key->second, now_ms);
+      if (v == nullptr || v->type() != ValueType::kStream) {
+        gone.push_back(id);
+        break;
+      }
+    }
+  }
+  // In the order they blocked, as Redis walks each key's queue.
+  std::sort(gone.begin(), gone.end(),
+            [&](uint64_t a, uint64_t b) { return clients_.at(a)->order < clients_.at(b)->order; });
+  for (uint64_t id : gone) {
+    std::unique_ptr<Waiter> w = Detach(id);
+    ReplyWriter& reply = w->conn->block_sink->BlockedReply();
+    const size_t reply_start = reply.buffer()->size();
+    reply.Error("-UNBLOCKED the stream key no longer exists");
+    Finish(state, *w, reply_start, 0, now_ms, Ending::kServed);
   }
 }
 

@@ -50,9 +50,17 @@ class BlockingController {
   // Blocks the client running `spec` (with `args`, which are copied) on `keys` of database `db`
   // until `deadline_ms` (Unix ms; 0 waits forever), waiting for a value of type `type`. While the
   // same command is being served again, keeps the client where it is instead.
+  // With `needs_stream`, the client waits on a consumer group (XREADGROUP): it fails with
+  // Redis's UNBLOCKED error once a key it waits on no longer holds a stream.
   void Block(ConnState& conn, const CommandSpec& spec, std::span<const std::string_view> args,
-             size_t db, std::span<const std::string_view> keys, ValueType type,
-             int64_t deadline_ms);
+             size_t db, std::span<const std::string_view> keys, ValueType type, int64_t deadline_ms,
+             bool needs_stream = false);
+
+  // Redis's unblockDeletedStreamReadgroupClients: after each command, the clients blocked in
+  // XREADGROUP on a key that was deleted or given another type get "-UNBLOCKED the stream key no
+  // longer exists". Cheap when none waits.
+  bool has_stream_waiters() const { return stream_waiters_ != 0; }
+  void UnblockDeletedStreamWaiters(ServerState& state, int64_t now_ms);
 
   // A key of database `db` got a value that clients may be waiting for (Redis's
   // signalKeyAsReady). Cheap when nobody waits.
@@ -100,6 +108,7 @@ class BlockingController {
     ValueType type;
     int64_t deadline_ms;
     uint64_t order;  // when it blocked, to break deadline ties
+    bool needs_stream = false;
     // Its place in each key's queue.
     std::vector<std::pair<const DbKey*, std::list<uint64_t>::iterator>> places;
   };
@@ -130,6 +139,7 @@ class BlockingController {
   absl::flat_hash_set<DbKey> ready_set_;
   std::set<std::pair<int64_t, uint64_t>> deadlines_;  // (deadline, client id) for timed waits
   uint64_t next_order_ = 0;
+  size_t stream_waiters_ = 0;  // waiters with needs_stream
   // The client being served again, and whether its command blocked again.
   uint64_t serving_id_ = 0;
   bool reblocked_ = false;

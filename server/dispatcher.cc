@@ -39,6 +39,9 @@ bool Dispatcher::Dispatch(std::span<const std::string_view> args, ConnState& con
   conn.reply_skip_next = false;
   // Redis's handleClientsBlockedOnKeys after each command: clients waiting on keys this command
   // filled are served before anything else runs.
+  if (state_->blocking.has_stream_waiters()) {
+    state_->blocking.UnblockDeletedStreamWaiters(*state_, now_ms);
+  }
   if (state_->blocking.has_ready_keys()) state_->blocking.ServeReadyKeys(*state_, now_ms);
   return true;
 }

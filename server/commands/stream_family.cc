@@ -661,7 +661,7 @@ void ReadGeneric(CommandContext& ctx, bool xreadgroup) {
                            : timeout > INT64_MAX - ctx.now_ms ? INT64_MAX
                                                               : ctx.now_ms + timeout;
   ctx.server.blocking.Block(ctx.conn, *ctx.conn.last_cmd, views, ctx.conn.db_index, keys,
-                            ValueType::kStream, deadline);
+                            ValueType::kStream, deadline, /*needs_stream=*/xreadgroup);
   if (ctx.server.blocking_deadlines_changed && deadline != 0) {
     ctx.server.blocking_deadlines_changed();
   }
@@ -1015,9 +1015,11 @@ void XClaim(CommandContext& ctx) {
       return ctx.reply.Error("Unrecognized XCLAIM option '" + std::string(CStr(opt)) + "'");
     }
   }
+  // Redis counts the group's new last id as a change only when no entry was claimed or dropped.
+  bool last_id_alone = false;
   if (last_id > g->last_id) {
     g->last_id = last_id;
-    ctx.CountChanges();  // Redis counts the group's id when it propagates it alone
+    last_id_alone = true;
   }
   if (deliverytime != -1) {
     if (deliverytime < 0 || deliverytime > now) deliverytime = now;
@@ -1035,6 +1037,7 @@ void XClaim(CommandContext& ctx) {
       if (nit != g->pel.end()) {
         g->Ack(id);
         ctx.CountChanges();
+        last_id_alone = false;
       }
       continue;
     }
@@ -1075,7 +1078,9 @@ void XClaim(CommandContext& ctx) {
     }
     ++n;
     ctx.CountChanges();
+    last_id_alone = false;
   }
+  if (last_id_alone) ctx.CountChanges();
   out.Finish(n);
 }
 
