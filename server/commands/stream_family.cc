@@ -1233,6 +1233,9 @@ Stream* LookupInfo(CommandContext& ctx) {
 }
 
 void XInfoStream(CommandContext& ctx) {
+  // The key first, then the options (xinfoCommand looks it up before xinfoReplyWithStreamInfo).
+  Stream* s = LookupInfo(ctx);
+  if (s == nullptr) return;
   const size_t optc = ctx.args.size() - 3;
   bool full = false;
   int64_t count = 10;
@@ -1247,8 +1250,6 @@ void XInfoStream(CommandContext& ctx) {
       if (count < 0) count = 10;
     }
   }
-  Stream* s = LookupInfo(ctx);
-  if (s == nullptr) return;
   ReplyWriter& r = ctx.reply;
   r.MapHeader(full ? 9 : 10);
   r.Bulk("length");
