@@ -12,6 +12,7 @@
 #include <string>
 #include <string_view>
 
+#include "absl/container/btree_map.h"
 #include "storage/aggregate.h"
 #include "storage/listpack.h"
 
@@ -83,6 +84,10 @@ class Stream final : public Aggregate {
   static constexpr ValueType kType = ValueType::kStream;
   static constexpr size_t kMaxListPackSize = size_t{1} << 30;  // STREAM_LISTPACK_MAX_SIZE
 
+  // The listpack nodes by master id. A B-tree keeps each node's key and block pointer inline,
+  // 24 bytes a node instead of a red-black tree's 64-byte allocation.
+  using NodeMap = absl::btree_map<StreamId, ListPack>;
+
   struct NodeLimits {
     size_t max_bytes = 4096;    // stream-node-max-bytes (0: no limit)
     int64_t max_entries = 100;  // stream-node-max-entries (0: no limit)
@@ -116,7 +121,7 @@ class Stream final : public Aggregate {
     bool rev_;
     bool started_ = false;
     bool done_ = false;
-    std::map<StreamId, ListPack>::const_iterator node_;
+    NodeMap::const_iterator node_;
     const ListPack* lp_ = nullptr;
     StreamId master_id_;
     int64_t master_fields_count_ = 0;
@@ -162,7 +167,7 @@ class Stream final : public Aggregate {
   bool EdgeId(bool first, StreamId* id) const;
 
   // The listpack nodes, by master id (DEBUG OBJECT, RDB lengths, XINFO).
-  const std::map<StreamId, ListPack>& nodes() const { return nodes_; }
+  const NodeMap& nodes() const { return nodes_; }
 
   // Redis's streamRangeHasTombstones and streamEstimateDistanceFromFirstEverEntry (-1 when
   // unknown): what consumer groups' entries-read and lag rest on.
@@ -183,7 +188,7 @@ class Stream final : public Aggregate {
   }
 
  private:
-  std::map<StreamId, ListPack> nodes_;
+  NodeMap nodes_;
   uint64_t length_ = 0;
   StreamId last_id_;
   StreamId first_id_;
