@@ -3,6 +3,9 @@
 
 #include "storage/stream.h"
 
+#include <algorithm>
+#include <map>
+#include <random>
 #include <string>
 #include <utility>
 #include <vector>
@@ -255,6 +258,90 @@ TEST(StreamTest, IntegerLookingFieldsRoundTrip) {
   s.Append({2, 0}, Fields{"1", "x", "01", ""}, {});
   EXPECT_EQ(Dump(s),
             (std::vector<std::string>{"1-0:1=-5,01=9223372036854775807,", "2-0:1=x,01=,"}));
+}
+
+// Random appends, deletes and trims under random node limits against a plain ordered map: every
+// range, both ways, holds the model's entries; `~` trims remove a prefix and never go below the
+// limit.
+TEST(StreamTest, RandomOperationsMatchAModel) {
+  for (uint64_t seed = 1; seed <= 40; ++seed) {
+    std::mt19937_64 rng(seed);
+    auto uniform = [&](uint64_t n) { return rng() % n; };
+    const Stream::NodeLimits limits{uniform(4) == 0 ? 0 : 20 + uniform(200),
+                                    static_cast<int64_t>(uniform(8))};
+    Stream s;
+    std::map<StreamId, std::string> model;  // id -> "f=v,..." as Dump writes it
+    StreamId last;
+    for (int op = 0; op < 400; ++op) {
+      const uint64_t kind = uniform(10);
+      if (kind < 6) {
+        StreamId id = last;
+        id.ms += uniform(3);
+        id.seq = id.ms == last.ms ? last.seq + 1 + uniform(2) : uniform(3);
+        const bool same = uniform(2) == 0;
+        std::vector<std::string> fv;
+        for (uint64_t i = 0, n = 1 + uniform(3); i < n; ++i) {
+          fv.push_back(same ? std::string(1, static_cast<char>('a' + i))
+                            : std::to_string(uniform(5)) + "f");
+          fv.push_back(uniform(3) == 0 ? std::to_string(uniform(1000))
+                                       : std::string(uniform(30), 'v'));
+        }
+        std::vector<std::string_view> views(fv.begin(), fv.end());
+        s.Append(id, views, limits);
+        std::string e;
+        for (size_t i = 0; i < fv.size(); i += 2) e += fv[i] + "=" + fv[i + 1] + ",";
+        model[id] = e;
+        last = id;
+      } else if (kind < 8 && !model.empty()) {
+        auto it = model.begin();
+        std::advance(it, uniform(model.size()));
+        EXPECT_TRUE(s.Delete(it->first));
+        model.erase(it);
+      } else if (kind == 8) {
+        Stream::TrimArgs a;
+        a.approx = uniform(2) == 0;
+        a.limit = a.approx ? static_cast<int64_t>(uniform(3) * 10) : 0;
+        const size_t before = model.size();
+        if (uniform(2) == 0) {
+          a.strategy = Stream::TrimStrategy::kMaxLen;
+          a.maxlen = static_cast<int64_t>(uniform(before + 1));
+        } else {
+          a.strategy = Stream::TrimStrategy::kMinId;
+          a.minid = {last.ms == 0 ? 0 : uniform(last.ms + 1), uniform(3)};
+        }
+        const int64_t removed = s.Trim(a);
+        ASSERT_LE(static_cast<size_t>(removed), before);
+        for (int64_t i = 0; i < removed; ++i) model.erase(model.begin());
+        if (a.strategy == Stream::TrimStrategy::kMaxLen) {
+          EXPECT_GE(model.size(), static_cast<size_t>(a.maxlen));
+          if (!a.approx) EXPECT_EQ(model.size(), std::min(before, static_cast<size_t>(a.maxlen)));
+        } else if (!a.approx && !model.empty()) {
+          EXPECT_GE(model.begin()->first, a.minid);
+        }
+      } else {
+        StreamId lo{uniform(last.ms + 2), uniform(3)};
+        StreamId hi{lo.ms + uniform(4), uniform(3)};
+        std::vector<std::string> want;
+        for (auto it = model.lower_bound(lo); it != model.end() && it->first <= hi; ++it) {
+          want.push_back(it->first.ToString() + ":" + it->second);
+        }
+        ASSERT_EQ(Dump(s, false, lo, hi), want) << "seed " << seed;
+        std::reverse(want.begin(), want.end());
+        ASSERT_EQ(Dump(s, true, lo, hi), want) << "seed " << seed;
+      }
+      ASSERT_EQ(s.length(), model.size()) << "seed " << seed;
+      if (!model.empty()) {
+        ASSERT_EQ(s.first_id(), model.begin()->first) << "seed " << seed;
+        StreamId edge;
+        ASSERT_TRUE(s.EdgeId(false, &edge));
+        ASSERT_EQ(edge, model.rbegin()->first);
+      }
+    }
+    std::vector<std::string> all;
+    for (const auto& [id, e] : model) all.push_back(id.ToString() + ":" + e);
+    EXPECT_EQ(Dump(s), all) << "seed " << seed;
+    EXPECT_EQ(Dump(static_cast<const Stream&>(*s.Clone())), all);
+  }
 }
 
 }  // namespace
