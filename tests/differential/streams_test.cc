@@ -321,7 +321,7 @@ class Generator : public RandomChoices {
         return a;
       }
       case 31:
-        return {"debug", "object", k};
+        return Percent(50) ? Args{"debug", "object", k} : Args{"debug", "digest-value", k};
       case 32:
         return {Pick({"object", "type"}), "encoding", k};
       case 33:
@@ -345,6 +345,7 @@ class Generator : public RandomChoices {
     for (int i = 0; i < n; ++i) commands.push_back(Next());
     commands.push_back({"xinfo", "stream", "s1", "full"});
     commands.push_back({"debug", "object", "s1"});
+    commands.push_back({"debug", "digest"});
     return commands;
   }
 
