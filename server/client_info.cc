@@ -4,6 +4,9 @@
 
 #include "server/client_registry.h"
 #include "server/command.h"
+#include "server/pubsub.h"
+#include "server/tracking.h"
+#include "server/transaction.h"
 
 namespace kv {
 
@@ -15,7 +18,15 @@ void AppendClientInfo(std::string& out, const ClientInfo& info, const ConnState&
   const bool self = &st == &caller;
   std::string flags;
   if (st.monitor) flags += 'O';
+  if (st.pubsub_mode) flags += 'P';
+  if (st.multi) flags += 'x';
   if (st.blocked) flags += 'b';
+  if (st.tracking) {
+    flags += 't';
+    if (st.tracking->broken_redirect) flags += 'R';
+    if (st.tracking->bcast) flags += 'B';
+  }
+  if (st.dirty_cas) flags += 'd';
   if (st.close_after_reply) flags += 'c';
   if (info.unix_socket) flags += 'U';
   if (st.no_evict) flags += 'e';
@@ -45,11 +56,15 @@ void AppendClientInfo(std::string& out, const ClientInfo& info, const ConnState&
   out += " idle=" + std::to_string(now_s - info.last_interaction_ms / 1000);
   out += " flags=" + flags;
   out += " db=" + std::to_string(st.db_index);
-  out += " sub=0 psub=0 ssub=0 multi=-1";
+  const ClientSubscriptions* subs = st.subscriptions.get();
+  out += " sub=" + std::to_string(subs != nullptr ? subs->channels.size() : 0);
+  out += " psub=" + std::to_string(subs != nullptr ? subs->patterns.size() : 0);
+  out += " ssub=" + std::to_string(subs != nullptr ? subs->shard_channels.size() : 0);
+  out += " multi=" + (st.multi ? std::to_string(st.multi->commands.size()) : std::string("-1"));
   out += " qbuf=" + std::to_string(info.qbuf);
   out += " qbuf-free=" + std::to_string(info.qbuf_free);
   out += " argv-mem=" + std::to_string(argv_mem);
-  out += " multi-mem=0";
+  out += " multi-mem=" + std::to_string(st.multi ? st.multi->argv_len_sums : 0);
   out += " rbs=" + std::to_string(info.rbs);
   out += " rbp=" + std::to_string(info.obl);
   out += " obl=" + std::to_string(info.obl);
@@ -59,7 +74,8 @@ void AppendClientInfo(std::string& out, const ClientInfo& info, const ConnState&
   // write handler only when a write falls short.
   out += info.writing && !self ? " events=rw" : " events=r";
   out += " cmd=" + cmd;
-  out += " user=default redir=-1";
+  out += " user=default redir=";
+  out += st.tracking ? std::to_string(st.tracking->redirect) : std::string("-1");
   out += " resp=" + std::to_string(st.protocol);
   out += " lib-name=" + st.lib_name;
   out += " lib-ver=" + st.lib_ver;

@@ -35,6 +35,8 @@ enum CommandFlag : uint32_t {
   kCmdNoMandatoryKeys = 1 << 16,
   kCmdNoAsyncLoading = 1 << 17,
   kCmdMovableKeys = 1 << 18,  // the first/last/step key positions do not cover every key
+  // Redis's CMD_MAY_REPLICATE: no write, but held by CLIENT PAUSE WRITE (PUBLISH).
+  kCmdMayReplicate = 1 << 19,
 };
 
 // Everything a handler may touch: its arguments, the reply writer, the connection's state and the
@@ -52,6 +54,25 @@ struct CommandContext {
 
   // Counts `n` changes to the data, as Redis's `server.dirty += n`.
   void CountChanges(uint64_t n = 1) { server.dirty += n; }
+
+  // Redis's signalModifiedKey: every write calls it once per key it changes (deleted, created,
+  // overwritten, altered). WATCH and client tracking learn of the change here; while nobody
+  // watches or tracks, it is one test.
+  void KeyModified(std::string_view key) { KeyModified(conn.db_index, key); }
+  void KeyModified(size_t db, std::string_view key) {
+    if (server.KeyHooksArmed()) server.SignalModifiedKey(&conn, db, key);
+  }
+  // Redis's notifyKeyspaceEvent: `event` of class `type` (a NotifyClass) about `key` of the
+  // selected database, published when notify-keyspace-events enables the class (one test when
+  // it does not).
+  void Notify(uint32_t type, std::string_view event, std::string_view key) {
+    Notify(type, event, key, conn.db_index);
+  }
+  void Notify(uint32_t type, std::string_view event, std::string_view key, size_t db) {
+    if (server.config.notify_keyspace_events & type) {
+      PublishKeyspaceEvent(server, type, event, key, db);
+    }
+  }
 
   // Shows argument `i` as "(redacted)" in SLOWLOG and MONITOR (Redis's
   // redactClientCommandArgument).

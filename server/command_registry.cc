@@ -89,6 +89,8 @@ CommandRegistry BuildCommandRegistry(
   RegisterHllFamily(registry);
   RegisterSortFamily(registry);
   RegisterStreamFamily(registry);
+  RegisterPubSubFamily(registry);
+  RegisterTransactionFamily(registry);
   for (const auto& [from, to] : renamed) registry.Rename(from, to);
   return registry;
 }

@@ -8,13 +8,6 @@
 #include "server/strings.h"
 
 namespace kv {
-namespace {
-
-// Redis's NOTIFY_KEYSPACE | NOTIFY_KEYEVENT, and every class of events.
-constexpr int kNotifyChannels = (1 << 0) | (1 << 1);
-constexpr int kNotifyClasses = ~kNotifyChannels;
-
-}  // namespace
 
 const std::vector<MissingFeature>& MissingFeatures() {
   static const std::vector<MissingFeature> features = {
@@ -35,12 +28,6 @@ const std::vector<MissingFeature>& MissingFeatures() {
       {"aclfile", "ACL users", "'aclfile \"\"'",
        [](const Config& c) { return !c.aclfile.empty(); }},
       {"user", "ACL users", "'user default on nopass ~* &* +@all' without requirepass", nullptr},
-      {"notify-keyspace-events", "keyspace notifications", "'notify-keyspace-events \"\"'",
-       [](const Config& c) {
-         // Events reach clients only with a channel (K or E) and a class of events.
-         return (c.notify_keyspace_events & kNotifyChannels) != 0 &&
-                (c.notify_keyspace_events & kNotifyClasses) != 0;
-       }},
       {"io-threads", "threaded I/O", "'io-threads 1'",
        [](const Config& c) { return c.io_threads != 1; }},
       {"activedefrag", "active defragmentation", "'activedefrag no'",

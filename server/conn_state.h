@@ -1,9 +1,11 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace kv {
@@ -11,10 +13,32 @@ namespace kv {
 struct CommandSpec;
 class MonitorSink;
 class BlockedClientSink;
+struct ClientSubscriptions;  // server/pubsub.h
+struct MultiState;           // server/transaction.h
+struct ClientTracking;       // server/tracking.h
+
+// Where frames pushed to a client go: pub/sub messages, keyspace notifications, tracking
+// invalidations, and the (un)subscribe confirmations, which Redis sends even under CLIENT REPLY
+// OFF. The connection implements it (the in-process test harness too).
+class PushSink {
+ public:
+  virtual ~PushSink() = default;
+  // Appends `frame`, a complete RESP frame, to the client's output. The publisher never waits:
+  // the connection writes it later, or closes itself once over its client-output-buffer-limit.
+  virtual void Push(std::string_view frame) = 0;
+  // The bytes of output the client has pending (where the next reply byte will go).
+  virtual size_t OutputSize() const = 0;
+};
 
 // Per-connection state that commands may read or change. It lives with the connection, never in
-// storage: the selected database, the protocol version, the client's name.
+// storage: the selected database, the protocol version, the client's name, its subscriptions,
+// transaction and tracking state.
 struct ConnState {
+  ConnState();
+  ~ConnState();
+  ConnState(const ConnState&) = delete;
+  ConnState& operator=(const ConnState&) = delete;
+
   uint64_t id = 0;
   // The peer as Redis's getClientPeerId shows it (SLOWLOG, MONITOR, CLIENT LIST): "ip:port",
   // "[ipv6]:port", or "<unixsocket>:0" for a unix socket client.
@@ -57,6 +81,25 @@ struct ConnState {
   // Set while commands may not block (inside EXEC, a script): blocking commands then act as
   // their non-blocking forms, as Redis's CLIENT_DENY_BLOCKING.
   bool deny_blocking = false;
+  // Pub/sub: where pushed frames go (null where nothing can be pushed), the subscriptions (null
+  // until the first one), and Redis's CLIENT_PUBSUB: set by a subscribe, cleared once the client
+  // has no subscription left. In RESP2 it limits the commands the client may run, and it puts the
+  // client under client-output-buffer-limit's pubsub class.
+  PushSink* push_sink = nullptr;
+  std::unique_ptr<ClientSubscriptions> subscriptions;
+  bool pubsub_mode = false;
+  // Where the running command's own reply starts in the client's output: frames pushed to the
+  // client before the command wrote any reply (a SUBSCRIBE's confirmations, a message published
+  // to itself) move it on, so error accounting and CLIENT REPLY OFF see the reply alone.
+  size_t reply_start = 0;
+  // MULTI: the queued commands (null outside a transaction); WATCH: the keys watched, pointing at
+  // the server's watch table (see WatchTable), and Redis's CLIENT_DIRTY_CAS, set when one of
+  // them was touched (EXEC then fails).
+  std::unique_ptr<MultiState> multi;
+  std::vector<const std::pair<size_t, std::string>*> watched_keys;
+  bool dirty_cas = false;
+  // CLIENT TRACKING: null while off.
+  std::unique_ptr<ClientTracking> tracking;
   // Arguments of the running command that SLOWLOG and MONITOR show as "(redacted)" (passwords),
   // as Redis's redactClientCommandArgument; the dispatcher clears them after each command.
   std::vector<uint32_t> redacted_args;

@@ -85,6 +85,7 @@ Connection::Connection(Server* server, Socket socket, uint64_t id)
   state_.id = id;
   state_.monitor_sink = this;
   state_.block_sink = this;
+  state_.push_sink = this;
   // Redis's createClient: a client is born authenticated when no password is required.
   state_.authenticated = server->state_.config.requirepass.empty();
   UpdateParserLimits();
@@ -176,6 +177,36 @@ void Connection::SendMonitorLine(std::string_view line) {
     // Held by CLIENT PAUSE or blocked on keys (its wait is for that): write what the socket
     // takes now.
     WriteOutput();
+  }
+}
+
+void Connection::Push(std::string_view frame) {
+  if (closed_ || close_asap_) return;
+  out_.Append(frame);
+  // Its own command's pushes (a message it published to itself) go out with its replies, and
+  // ProcessInput checks the limit after the command.
+  if (processing_) return;
+  if (CloseIfOverOutputLimit(server_->state_.clock->NowMs(), /*from_cron=*/true)) return;
+  // Waiting for input, or held: nothing would write the frames until the next request. (While
+  // replies are pending, the loop already waits for the socket to take them.)
+  if ((idle_read_ || held_ || blocked_wait_) && !flush_scheduled_) {
+    flush_scheduled_ = true;
+    server_->ScheduleFlush(this);
+  }
+}
+
+void Connection::FlushPushed() {
+  flush_scheduled_ = false;
+  if (closed_ || close_asap_ || out_.empty()) return;
+  if (!WriteOutput()) {
+    Close();
+    return;
+  }
+  if (!out_.empty() && idle_read_) {
+    // The socket did not take everything: the loop waits for it to be writable instead.
+    idle_read_ = false;
+    boost::system::error_code ignored;
+    socket_.cancel(ignored);
   }
 }
 
@@ -356,6 +387,13 @@ Connection::ReadResult Connection::TakeInput(size_t n, const boost::system::erro
 }
 
 bool Connection::ProcessInput() {
+  processing_ = true;
+  const bool more = ProcessCommands();
+  processing_ = false;
+  return more;
+}
+
+bool Connection::ProcessCommands() {
   ServerState& st = server_->state_;
   const int64_t now_ms = st.clock->NowMs();
   // Stop after a batch of output, so that it is written before more is produced.
@@ -467,8 +505,10 @@ bool Connection::CloseIfOverOutputLimit(int64_t now_ms, bool from_cron) {
 }
 
 bool Connection::OverOutputLimit(int64_t now_ms) {
+  // Redis's getClientType: a client in pub/sub mode is limited as the pubsub class.
+  const ClientClass cls = state_.pubsub_mode ? ClientClass::kPubSub : ClientClass::kNormal;
   const OutputBufferLimit& limit =
-      server_->state_.config.client_output_buffer_limit[static_cast<size_t>(ClientClass::kNormal)];
+      server_->state_.config.client_output_buffer_limit[static_cast<size_t>(cls)];
   const uint64_t used = out_.size() > kUncountedOutput ? out_.size() - kUncountedOutput : 0;
   if (limit.hard != 0 && used >= limit.hard) return true;
   if (limit.soft == 0 || used < limit.soft) {

@@ -30,7 +30,8 @@ class Server;
 // client-output-buffer-limit (one command with a huge reply) is disconnected.
 class Connection : public std::enable_shared_from_this<Connection>,
                    public MonitorSink,
-                   public BlockedClientSink {
+                   public BlockedClientSink,
+                   public PushSink {
  public:
   using Socket = boost::asio::generic::stream_protocol::socket;
 
@@ -49,12 +50,21 @@ class Connection : public std::enable_shared_from_this<Connection>,
   // MONITOR: queues `line` like a reply and wakes the connection to write it; over
   // client-output-buffer-limit it closes the connection.
   void SendMonitorLine(std::string_view line) override;
+  // PushSink: pub/sub messages, notifications and invalidations, queued like replies. A connection
+  // waiting for input gets them written at the end of the loop turn (FlushPushed), one write for
+  // all the frames of the turn; over client-output-buffer-limit it is closed.
+  void Push(std::string_view frame) override;
+  size_t OutputSize() const override { return out_.size(); }
+  // Writes the pushed frames the socket takes now; what it does not take waits for writability.
+  void FlushPushed();
+  bool flush_scheduled() const { return flush_scheduled_; }
   // BlockedClientSink: a command blocked on keys replies through the connection's writer, then
   // wakes the connection.
   ReplyWriter& BlockedReply() override;
   void Unblocked() override;
 
   const ConnState& state() const { return state_; }
+  ConnState& mutable_state() { return state_; }
   bool closed() const { return closed_; }
   // What CLIENT LIST shows about this connection.
   ClientInfo Describe() const;
@@ -71,6 +81,7 @@ class Connection : public std::enable_shared_from_this<Connection>,
   // Runs the complete commands at the front of the input. Returns true when it stopped early
   // because enough output was produced, with complete commands possibly left in the input.
   bool ProcessInput();
+  bool ProcessCommands();
   enum class ReadResult {
     kData,     // bytes arrived
     kNothing,  // a spurious wakeup
@@ -125,6 +136,10 @@ class Connection : public std::enable_shared_from_this<Connection>,
   size_t input_peak_ = 0;
   // Close at once, dropping pending replies (Redis's CLIENT_CLOSE_ASAP).
   bool close_asap_ = false;
+  // Running its own commands (ProcessInput): frames pushed meanwhile go out with its replies.
+  bool processing_ = false;
+  // In the server's list of connections to write at the end of the loop turn.
+  bool flush_scheduled_ = false;
   // When the pending replies reached the soft output limit (seconds), 0 while below it.
   int64_t soft_limit_since_s_ = 0;
 };

@@ -10,8 +10,10 @@
 
 namespace kv {
 
-// Runs one parsed command: finds it in the table (case-insensitively, with subcommands), checks
-// its arity, and calls its handler. Unknown-command and arity errors are produced here only.
+// Runs one parsed command as Redis's processCommand: finds it in the table (case-insensitively,
+// with subcommands), checks its arity, authentication, MULTI, memory, pub/sub context and CLIENT
+// PAUSE, then queues it (inside MULTI) or calls its handler. Unknown-command and arity errors are
+// produced here only.
 class Dispatcher {
  public:
   // Sizes `state`'s command statistics to the command table.
@@ -22,16 +24,22 @@ class Dispatcher {
   bool Dispatch(std::span<const std::string_view> args, ConnState& conn, ReplyWriter& reply,
                 int64_t now_ms);
 
+  // Redis's call(): runs `spec`'s handler, then its statistics, the latency monitor, the slow log,
+  // MONITOR and client tracking's key bookkeeping. EXEC runs its queued commands through it.
+  // Returns where the command's own reply starts in the writer's buffer (after frames pushed to
+  // the client before it).
+  size_t Call(const CommandSpec& spec, std::span<const std::string_view> args, ConnState& conn,
+              ReplyWriter& reply, int64_t now_ms);
+
  private:
-  // What Run did: held by CLIENT PAUSE, answered without running (ran == null), or ran `ran`
-  // for `ns` nanoseconds.
-  struct Outcome {
-    bool held = false;
-    const CommandSpec* ran = nullptr;
-    uint64_t ns = 0;
-  };
-  Outcome Run(std::span<const std::string_view> args, ConnState& conn, ReplyWriter& reply,
-              int64_t now_ms);
+  enum class Verdict { kRun, kRejected, kHeld };
+  // The checks of processCommand; a rejected command got its error.
+  Verdict Check(std::span<const std::string_view> args, ConnState& conn, ReplyWriter& reply,
+                int64_t now_ms, const CommandSpec** out);
+  // Redis's rejectCommand: the error (counted against `spec` when known), and a transaction being
+  // queued is marked to fail; EXEC itself is aborted.
+  void Reject(const CommandSpec* spec, std::string_view error,
+              std::span<const std::string_view> args, ConnState& conn, ReplyWriter& reply);
   // Redis's call() after the command: the latency monitor, the slow log and MONITOR. Each is
   // one comparison while it is off.
   void LogCommand(const CommandSpec& spec, std::span<const std::string_view> args,
@@ -39,11 +47,23 @@ class Dispatcher {
   void FeedMonitors(std::span<const std::string_view> args, const ConnState& conn);
   // Runs eviction (maxmemory is set); false when `spec` may not run for lack of memory.
   bool MemoryAllows(const CommandSpec& spec, std::span<const std::string_view> args,
-                    int64_t now_ms);
-  // Whether the writer's output past `size_before` is an error reply.
-  static bool ReplyIsError(ReplyWriter& reply, size_t size_before);
+                    const ConnState& conn, int64_t now_ms);
+  // Counts an error reply at `start` of `out`, as Redis's afterErrorReply; false when it is none.
+  bool CountError(const IoBuffer& out, size_t start);
+  // Whether `spec` is the command named `name` (a top-level command).
+  const CommandSpec* Command(std::string_view name) const;
 
   ServerState* state_;
+  // Commands processCommand treats specially, looked up once.
+  const CommandSpec* exec_;
+  const CommandSpec* discard_;
+  const CommandSpec* multi_;
+  const CommandSpec* watch_;
+  const CommandSpec* quit_;
+  const CommandSpec* reset_;
+  const CommandSpec* ping_;
+  const CommandSpec* subscribe_[6];  // (p|s)(un)subscribe
+  const CommandSpec* client_;
 };
 
 // Redis's arity rule: N means exactly N words, -N at least N.

@@ -152,6 +152,11 @@ Evictor::Result Evictor::Perform(ServerState& state, int64_t now_ms) {
     // A key whose deadline has passed goes as expired rather than evicted.
     if (db.Delete(victim.key, now_ms, state.config.lazyfree_lazy_eviction)) {
       ++state.stats.evicted_keys;
+      // Redis's performEvictions: signalModifiedKey, then the "evicted" event.
+      if (state.KeyHooksArmed()) state.SignalModifiedKey(nullptr, victim.db, victim.key);
+      if (state.config.notify_keyspace_events & kNotifyEvicted) {
+        PublishKeyspaceEvent(state, kNotifyEvicted, "evicted", victim.key, victim.db);
+      }
     }
     if (++evicted % 16 == 0 && std::chrono::steady_clock::now() - start > limit) {
       result = Result::kRunning;

@@ -63,8 +63,8 @@ void ClientsSection(ServerState& s, std::string& out) {
                   "cluster_connections:0\r\n", "maxclients:", s.config.maxclients, "\r\n",
                   "client_recent_max_input_buffer:0\r\nclient_recent_max_output_buffer:0\r\n",
                   "blocked_clients:", s.blocking.blocked_clients(), "\r\n",
-                  "tracking_clients:0\r\n", "clients_in_timeout_table:", s.blocking.timed_clients(),
-                  "\r\n");
+                  "tracking_clients:", s.tracking.clients(), "\r\n",
+                  "clients_in_timeout_table:", s.blocking.timed_clients(), "\r\n");
 }
 
 void MemorySection(ServerState& s, std::string& out) {
@@ -154,15 +154,19 @@ void StatsSection(ServerState& s, std::string& out) {
       "evicted_clients:0\r\n",
       "total_eviction_exceeded_time:0\r\ncurrent_eviction_exceeded_time:0\r\n",
       "keyspace_hits:", st.keyspace_hits, "\r\n", "keyspace_misses:", st.keyspace_misses, "\r\n",
-      "pubsub_channels:0\r\npubsub_patterns:0\r\npubsubshard_channels:0\r\n"
+      "pubsub_channels:", s.pubsub.channel_count(false), "\r\n",
+      "pubsub_patterns:", s.pubsub.pattern_count(), "\r\n",
+      "pubsubshard_channels:", s.pubsub.channel_count(true), "\r\n",
       "latest_fork_usec:0\r\ntotal_forks:0\r\nmigrate_cached_sockets:0\r\n"
       "slave_expires_tracked_keys:0\r\nactive_defrag_hits:0\r\nactive_defrag_misses:0\r\n"
       "active_defrag_key_hits:0\r\nactive_defrag_key_misses:0\r\ntotal_active_defrag_time:0\r\n"
-      "current_active_defrag_time:0\r\ntracking_total_keys:0\r\ntracking_total_items:0\r\n"
-      "tracking_total_prefixes:0\r\nunexpected_error_replies:0\r\n",
-      "total_error_replies:", st.total_error_replies, "\r\n", "dump_payload_sanitizations:0\r\n",
-      "total_reads_processed:", st.total_reads_processed, "\r\n",
-      "total_writes_processed:", st.total_writes_processed, "\r\n",
+      "current_active_defrag_time:0\r\n",
+      "tracking_total_keys:", s.tracking.total_keys(), "\r\n",
+      "tracking_total_items:", s.tracking.total_items(), "\r\n",
+      "tracking_total_prefixes:", s.tracking.total_prefixes(), "\r\n",
+      "unexpected_error_replies:0\r\n", "total_error_replies:", st.total_error_replies, "\r\n",
+      "dump_payload_sanitizations:0\r\n", "total_reads_processed:", st.total_reads_processed,
+      "\r\n", "total_writes_processed:", st.total_writes_processed, "\r\n",
       "io_threaded_reads_processed:0\r\nio_threaded_writes_processed:0\r\n"
       "reply_buffer_shrinks:0\r\nreply_buffer_expands:0\r\n");
 }

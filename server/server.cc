@@ -91,6 +91,7 @@ Server::Server(Config config, std::shared_ptr<spdlog::logger> logger, const Cloc
   state_.apply_config = [this](const Config& old) { return ApplyConfigChange(old); };
   state_.pause_changed = [this] { OnPauseChanged(); };
   state_.blocking_deadlines_changed = [this] { ArmBlockTimer(); };
+  state_.after_batch = [this] { PostAfterBatch(); };
   state_.clients = this;
   ApplyConfig();
 }
@@ -340,6 +341,7 @@ void Server::Admit(int protocol_family, int protocol, int native_fd) {
                             native_fd);
   auto conn = std::make_shared<Connection>(this, std::move(socket), next_client_id_++);
   connections_.insert(conn.get());
+  state_.clients_by_id.emplace(conn->state().id, &conn->mutable_state());
   state_.connected_clients = connections_.size();
   asio::co_spawn(io_, conn->Run(), LogFailure(log_, "connection"));
 }
@@ -386,11 +388,32 @@ void Server::Forget(Connection* conn) {
     ArmBlockTimer();
   }
   if (conn->state().monitor) std::erase(state_.monitors, &conn->state());
+  if (conn->flush_scheduled()) std::erase(pending_flush_, conn);
+  state_.ForgetClient(conn->mutable_state());
   connections_.erase(conn);
   state_.connected_clients = connections_.size();
 }
 
 void Server::Hold(Connection* conn) { held_.push_back(conn); }
+
+void Server::ScheduleFlush(Connection* conn) {
+  pending_flush_.push_back(conn);
+  PostAfterBatch();
+}
+
+void Server::PostAfterBatch() {
+  if (after_batch_posted_ || stopping_) return;
+  after_batch_posted_ = true;
+  // Runs once the handlers ready now (the publisher's batch among them) are done, as Redis's
+  // beforeSleep: BCAST invalidations, then one write per client that received pushed frames.
+  asio::post(io_, [this] {
+    after_batch_posted_ = false;
+    state_.RunAfterBatch();
+    std::vector<Connection*> flush;
+    flush.swap(pending_flush_);
+    for (Connection* c : flush) c->FlushPushed();
+  });
+}
 
 void Server::OnPauseChanged() {
   // Each woken connection runs its held command again, in this order, or is held again.
@@ -456,6 +479,9 @@ asio::awaitable<void> Server::Cron() {
 
     // Redis's eviction time proc: eviction that ran out of time before a command goes on here.
     if (state_.config.maxmemory != 0) state_.evictor.Perform(state_, now_ms);
+    // Redis's serverCron: the tracking table is kept within tracking-table-max-keys even when
+    // idle (after CONFIG SET lowered it).
+    if (state_.tracking.clients() != 0) state_.tracking.LimitUsedSlots(state_);
 
     const auto now = std::chrono::steady_clock::now();
     const double secs = std::chrono::duration<double>(now - last_sample).count();

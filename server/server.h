@@ -93,6 +93,10 @@ class Server : public ClientRegistry {
   void Forget(Connection* conn);
   // CLIENT PAUSE: `conn` waits until the pause changes or ends.
   void Hold(Connection* conn);
+  // `conn` got pushed frames while waiting: write them at the end of this loop turn.
+  void ScheduleFlush(Connection* conn);
+  // Arranges for the end-of-turn work (ServerState::RunAfterBatch, then the scheduled writes).
+  void PostAfterBatch();
   // After CLIENT PAUSE/UNPAUSE and when a pause ends: wakes every held connection, oldest first,
   // and sets pause_timer_ for the end of the pause still in force.
   void OnPauseChanged();
@@ -122,7 +126,9 @@ class Server : public ClientRegistry {
   std::unique_ptr<boost::asio::local::stream_protocol::acceptor> unix_acceptor_;
   boost::asio::steady_timer cron_timer_{io_};
   absl::flat_hash_set<Connection*> connections_;
-  std::vector<Connection*> held_;  // in the order CLIENT PAUSE held them
+  std::vector<Connection*> held_;           // in the order CLIENT PAUSE held them
+  std::vector<Connection*> pending_flush_;  // waiting connections that got pushed frames
+  bool after_batch_posted_ = false;
   boost::asio::steady_timer pause_timer_{io_};
   boost::asio::steady_timer block_timer_{io_};
   uint64_t next_client_id_ = 1;

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "server/blocking.h"
 #include "server/client_pause.h"
 #include "server/command_stats.h"
@@ -13,17 +14,36 @@
 #include "server/duration_clock.h"
 #include "server/eviction.h"
 #include "server/fault_injector.h"
+#include "server/keyspace_events.h"
 #include "server/latency_monitor.h"
 #include "server/monitor.h"
 #include "server/random_source.h"
+#include "server/pubsub.h"
 #include "server/slowlog.h"
+#include "server/tracking.h"
+#include "server/transaction.h"
 #include "storage/clock.h"
 #include "storage/db_set.h"
+#include "storage/keyspace_observer.h"
 
 namespace kv {
 
 class ClientRegistry;
 class CommandRegistry;
+class Dispatcher;
+struct ServerState;
+
+// What the databases report on their own (expired keys, added keys) reaches the same hooks as a
+// command's writes: keyspace notifications, WATCH and client tracking.
+class KeyspaceHooks final : public KeyspaceObserver {
+ public:
+  explicit KeyspaceHooks(ServerState* state) : state_(state) {}
+  void KeyExpired(size_t db, std::string_view key) override;
+  void KeyAdded(size_t db, std::string_view key) override;
+
+ private:
+  ServerState* state_;
+};
 
 struct ServerStats {
   uint64_t total_connections_received = 0;
@@ -44,8 +64,11 @@ struct ServerStats {
 struct ServerState {
   ServerState(Config cfg, const Clock* clk, const CommandRegistry* reg)
       : config(std::move(cfg)), dbs(config.databases), clock(clk), registry(reg) {
+    dbs.SetObserver(&keyspace_hooks);
     ApplyStorageConfig();
   }
+  ServerState(const ServerState&) = delete;
+  ServerState& operator=(const ServerState&) = delete;
 
   // Hands the directives storage follows (the LFU counters' settings, lazy freeing) to every
   // database; run after CONFIG SET.
@@ -55,6 +78,27 @@ struct ServerState {
                        config.lfu_decay_time);
     }
     dbs.SetLazyFree(config.lazyfree_lazy_expire, config.lazyfree_lazy_server_del);
+    dbs.ReportAdditions((config.notify_keyspace_events & kNotifyNew) != 0);
+  }
+
+  // Whether a changed key must reach WATCH or client tracking: while false (nobody watches or
+  // tracks), CommandContext::KeyModified costs this test.
+  bool KeyHooksArmed() const { return !watches.empty() || tracking.active(); }
+  // Redis's signalModifiedKey: `key` of database `db` changed, by the client `by` (null outside a
+  // client's command): its watchers' EXEC fails and its readers are invalidated.
+  void SignalModifiedKey(const ConnState* by, size_t db, std::string_view key);
+  // Redis's signalFlushedDb, before FLUSHDB (`db`) or FLUSHALL (`db` < 0) empties the data: every
+  // key watched there is touched, and every tracking client invalidates everything.
+  void SignalFlushedDb(int64_t db);
+  // A client goes away: its subscriptions, transaction, watched keys and tracking go with it.
+  void ForgetClient(ConnState& conn);
+  // Work for the end of the event loop turn (Redis's beforeSleep): BCAST invalidations.
+  void RequestAfterBatch() {
+    if (after_batch) after_batch();
+  }
+  // What the end of a loop turn runs (the server calls it; the test harness after each command).
+  void RunAfterBatch() {
+    if (tracking.has_broadcast()) tracking.Broadcast(*this);
   }
 
   Config config;
@@ -126,6 +170,24 @@ struct ServerState {
     std::string message;
   };
   std::function<std::optional<ApplyError>(const Config& old)> apply_config;
+
+  // Pub/sub, WATCH, client tracking, and the hooks the databases report to.
+  PubSub pubsub;
+  WatchTable watches;
+  Tracking tracking;
+  KeyspaceHooks keyspace_hooks{this};
+  // Every client by id (tracking's redirections and readers), kept by the server and the harness.
+  absl::flat_hash_map<uint64_t, ConnState*> clients_by_id;
+  // The client whose command runs (Redis's server.current_client), and how deeply commands are
+  // nested (1 for a command, 2 inside EXEC: Redis's fixed_time_expire), set by the dispatcher.
+  ConnState* current_client = nullptr;
+  int executing = 0;
+  // Redis's server.in_exec: EXEC is running its queued commands.
+  bool in_exec = false;
+  // The dispatcher, for EXEC to run queued commands through it.
+  Dispatcher* dispatcher = nullptr;
+  // Set by the server: arranges for RunAfterBatch to run once the current loop turn's work is done.
+  std::function<void()> after_batch;
 };
 
 }  // namespace kv

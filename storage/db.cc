@@ -34,6 +34,7 @@ bool Db::ExpireIfNeeded(std::string_view key, int64_t now_ms) {
   expires_.erase(it);
   EraseKey(key, lazy_expire_);
   ++expired_keys_;
+  if (observer_ != nullptr) observer_->KeyExpired(index_, key);
   return true;
 }
 
@@ -43,6 +44,12 @@ Value* Db::Peek(std::string_view key, int64_t now_ms) {
   Map& map = SegmentFor(h).map;
   auto it = map.find(PrehashedKey{key, h});
   return it == map.end() ? nullptr : &(*it)->value();
+}
+
+bool Db::Contains(std::string_view key) const {
+  const size_t h = KeyHash{}(key);
+  const Map& map = SegmentFor(h).map;
+  return map.find(PrehashedKey{key, h}) != map.end();
 }
 
 Value* Db::Find(std::string_view key, int64_t now_ms) {
@@ -100,12 +107,17 @@ std::pair<Value*, bool> Db::Insert(std::string_view key, const std::string_view*
     construct(str != nullptr ? Entry::Make(key, *str) : Entry::Make(key));
     inserted = true;
   });
-  if (inserted) ++size_;
+  if (inserted) {
+    ++size_;
+    // Redis's dbAdd notifies "new" as the key appears, before the command's own event.
+    if (report_additions_ && observer_ != nullptr) observer_->KeyAdded(index_, key);
+  }
   return {&(*it)->value(), inserted};
 }
 
 void Db::SetString(std::string_view key, std::string_view value, int64_t expire_at_ms,
                    bool keep_ttl) {
+  ExpireIfNeeded(key, now_ms_);
   auto [v, inserted] = Insert(key, &value);
   if (inserted) {
     InitLru(*v);
@@ -138,6 +150,7 @@ Value& Db::FindOrInsert(std::string_view key, int64_t now_ms, bool* inserted) {
 void Db::Put(std::string_view key, DetachedValue value, int64_t expire_at_ms) {
   // Sized for the string when it can be embedded, so that Adopt finds room for it.
   const std::string_view str = value.str.view();
+  ExpireIfNeeded(key, now_ms_);
   auto [v, inserted] = Insert(key, str.size() <= Value::kMaxEmbedded ? &str : nullptr);
   const uint32_t lru = value.lru;
   if (!inserted) ReleaseOverwritten(*v);
@@ -185,6 +198,12 @@ int64_t Db::GetExpire(std::string_view key) const {
   if (expires_.empty()) return kNoExpiry;
   auto it = expires_.find(key);
   return it == expires_.end() ? kNoExpiry : it->second;
+}
+
+bool Db::IsExpired(std::string_view key, int64_t now_ms) const {
+  if (expires_.empty()) return false;
+  auto it = expires_.find(key);
+  return it != expires_.end() && it->second < now_ms;
 }
 
 void Db::SetExpire(std::string_view key, int64_t at_ms) { expires_.insert_or_assign(key, at_ms); }
@@ -275,6 +294,7 @@ Db::ExpireCycleResult Db::ActiveExpire(int64_t now_ms, size_t max_checks) {
   for (const std::string& key : doomed) {
     expires_.erase(key);
     EraseKey(key, lazy_expire_);
+    if (observer_ != nullptr) observer_->KeyExpired(index_, key);
   }
   if (ttl_samples > 0) {
     const int64_t avg = ttl_sum / ttl_samples;

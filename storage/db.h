@@ -13,6 +13,7 @@
 #include "absl/functional/function_ref.h"
 #include "storage/entry.h"
 #include "storage/key_hash.h"
+#include "storage/keyspace_observer.h"
 #include "storage/lazy_free.h"
 #include "storage/value.h"
 
@@ -59,7 +60,20 @@ class Db {
 
   // The time commands run at, in Unix milliseconds: accesses are stamped with it (Redis's cached
   // LRU clock). The server sets it before each command.
-  void SetClock(int64_t now_ms) { clock_s_ = static_cast<uint32_t>(now_ms / 1000); }
+  void SetClock(int64_t now_ms) {
+    clock_s_ = static_cast<uint32_t>(now_ms / 1000);
+    now_ms_ = now_ms;
+  }
+
+  // Where this database reports expirations and additions, and its number there (DbSet keeps it
+  // right across SWAPDB). Null: nobody listens.
+  void SetObserver(KeyspaceObserver* observer, size_t index) {
+    observer_ = observer;
+    index_ = index;
+  }
+  // Whether every added key is reported to the observer (keyspace notifications' "new" events);
+  // off, an insertion costs no call.
+  void ReportAdditions(bool on) { report_additions_ = on; }
 
   // The live value of `key`, or nullptr when it is absent or has expired (and is then deleted).
   // Marks the key as accessed now.
@@ -67,15 +81,19 @@ class Db {
   // As Find, without marking the key accessed (Redis's LOOKUP_NOTOUCH).
   Value* Peek(std::string_view key, int64_t now_ms);
   bool Exists(std::string_view key, int64_t now_ms) { return Peek(key, now_ms) != nullptr; }
+  // Whether `key` is in the table, expired or not (Redis's dictFind on the main dict).
+  bool Contains(std::string_view key) const;
 
   // Stores a string at `key`, replacing any value. The TTL is cleared unless `keep_ttl`; an
-  // `expire_at_ms` other than kNoExpiry sets a new one.
+  // `expire_at_ms` other than kNoExpiry sets a new one. A key whose deadline passed (at the time
+  // SetClock gave) is expired first, as Redis's lookupKeyWrite before setKey.
   void SetString(std::string_view key, std::string_view value, int64_t expire_at_ms = kNoExpiry,
                  bool keep_ttl = false);
   // Finds `key` or inserts an empty string there; `*inserted` tells which.
   Value& FindOrInsert(std::string_view key, int64_t now_ms, bool* inserted);
   // Stores `value` at `key`, replacing any value, with deadline `expire_at_ms` (or none). This is
-  // the way to overwrite a key with a new aggregate (Redis's setKey).
+  // the way to overwrite a key with a new aggregate (Redis's setKey). Like SetString, an expired
+  // key there is expired first.
   void Put(std::string_view key, DetachedValue value, int64_t expire_at_ms);
   // Removes a live `key` and hands over its value and deadline; false if it is not live.
   bool Take(std::string_view key, int64_t now_ms, DetachedValue* value, int64_t* expire_at_ms);
@@ -86,6 +104,9 @@ class Db {
 
   // The deadline of a live key, kNoExpiry if it has none. The key must exist.
   int64_t GetExpire(std::string_view key) const;
+  // Whether `key` is still in the table with a deadline before `now_ms` (Redis's keyIsExpired):
+  // logically gone but not deleted yet. Deletes nothing.
+  bool IsExpired(std::string_view key, int64_t now_ms) const;
   // Sets the deadline of an existing key.
   void SetExpire(std::string_view key, int64_t at_ms);
   // Removes the deadline of an existing key; returns whether it had one.
@@ -211,6 +232,10 @@ class Db {
   int depth_ = 0;
   size_t size_ = 0;
   uint32_t clock_s_ = 0;
+  int64_t now_ms_ = 0;
+  KeyspaceObserver* observer_ = nullptr;
+  size_t index_ = 0;
+  bool report_additions_ = false;
   bool lfu_ = false;
   int64_t lfu_log_factor_ = 10;
   int64_t lfu_decay_time_ = 1;

@@ -29,7 +29,18 @@ class DbSet {
     for (Db& db : dbs_) db.SetLazyFree(freer_.get(), lazy_expire, lazy_server_del);
   }
   // SWAPDB: the contents of two databases trade places (connections keep their index).
-  void Swap(size_t a, size_t b) { std::swap(dbs_[a], dbs_[b]); }
+  void Swap(size_t a, size_t b) {
+    std::swap(dbs_[a], dbs_[b]);
+    if (observer_ != nullptr) SetObserver(observer_);
+  }
+  // Every database reports to `observer` under its number; see KeyspaceObserver.
+  void SetObserver(KeyspaceObserver* observer) {
+    observer_ = observer;
+    for (size_t i = 0; i < dbs_.size(); ++i) dbs_[i].SetObserver(observer, i);
+  }
+  void ReportAdditions(bool on) {
+    for (Db& db : dbs_) db.ReportAdditions(on);
+  }
   size_t TotalKeys() const;
   uint64_t ExpiredKeys() const;
   // Redis's active expire cycle: samples volatile keys of every database, 20 at a time, and keeps
@@ -46,6 +57,7 @@ class DbSet {
   // Destroyed first: it finishes its jobs (which never touch dbs_) before the databases go.
   std::unique_ptr<LazyFreer> freer_;
   size_t next_expire_db_ = 0;  // where the next active expire cycle starts
+  KeyspaceObserver* observer_ = nullptr;
 };
 
 }  // namespace kv

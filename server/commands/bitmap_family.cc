@@ -143,7 +143,11 @@ void SetBit(CommandContext& ctx) {
   const int shift = 7 - static_cast<int>(*offset & 7);
   const int old = (byte >> shift) & 1;
   byte = static_cast<char>((byte & ~(1 << shift)) | (*on << shift));
-  ctx.CountChanges(grown || old != *on);
+  if (grown || old != *on) {
+    ctx.KeyModified(ctx.args[1]);
+    ctx.Notify(kNotifyString, "setbit", ctx.args[1]);
+    ctx.CountChanges();
+  }
   ctx.reply.Integer(old);
 }
 
@@ -325,7 +329,11 @@ void BitOpCommand(CommandContext& ctx) {
     max_len = std::max(max_len, values.back().size());
   }
   if (max_len == 0) {
-    ctx.CountChanges(db.Delete(ctx.args[2], ctx.now_ms));
+    if (db.Delete(ctx.args[2], ctx.now_ms)) {
+      ctx.KeyModified(ctx.args[2]);
+      ctx.Notify(kNotifyGeneric, "del", ctx.args[2]);
+      ctx.CountChanges();
+    }
     return ctx.reply.Integer(0);
   }
   DetachedValue result;
@@ -340,6 +348,8 @@ void BitOpCommand(CommandContext& ctx) {
     for (size_t i = 1; i < values.size(); ++i) Combine(op, d, max_len, values[i]);
   }
   db.Put(ctx.args[2], std::move(result), kNoExpiry);
+  ctx.KeyModified(ctx.args[2]);
+  ctx.Notify(kNotifyString, "set", ctx.args[2]);
   ctx.CountChanges();
   ctx.reply.Integer(static_cast<int64_t>(max_len));
 }
@@ -547,9 +557,10 @@ void BitfieldGeneric(CommandContext& ctx, bool read_only_command) {
   }
 
   ctx.reply.ArrayHeader(ops.size());
+  uint64_t changes = 0;
   for (const BitfieldOp& op : ops) {
     if (op.kind != BitfieldOp::kGet) {
-      ctx.CountChanges(RunBitfieldWrite(ctx, *target, op, grown));
+      changes += RunBitfieldWrite(ctx, *target, op, grown);
       continue;
     }
     const std::string_view s = target != nullptr ? std::string_view(*target) : readable;
@@ -558,6 +569,11 @@ void BitfieldGeneric(CommandContext& ctx, bool read_only_command) {
     } else {
       ctx.reply.Integer(static_cast<int64_t>(GetUnsigned(s, op.offset, op.bits)));
     }
+  }
+  if (changes != 0) {
+    ctx.KeyModified(ctx.args[1]);
+    ctx.Notify(kNotifyString, "setbit", ctx.args[1]);
+    ctx.CountChanges(changes);
   }
 }
 

@@ -133,17 +133,22 @@ void ClientInfoCmd(CommandContext& ctx) {
   ctx.reply.Verbatim(out);
 }
 
+// Redis's getClientType: kvserver's clients are normal ones, or pubsub ones while subscribed
+// (monitors count as normal, as in Redis).
+ClientClass ClassOf(const ConnState& conn) {
+  return conn.pubsub_mode ? ClientClass::kPubSub : ClientClass::kNormal;
+}
+
 // CLIENT LIST [TYPE type] | [ID id ...]
 void ClientList(CommandContext& ctx) {
   const auto& args = ctx.args;
   std::string out;
+  std::optional<ClientClass> only;
   if (args.size() == 4 && EqualsIgnoreCase(args[2], "type")) {
-    // kvserver's clients are all normal ones.
-    const auto type = ClientClassByName(args[3]);
-    if (!type) {
+    only = ClientClassByName(args[3]);
+    if (!only) {
       return ctx.reply.Error("Unknown client type '" + std::string(args[3]) + "'");
     }
-    if (*type != ClientClass::kNormal) return ctx.reply.Verbatim("");
   } else if (args.size() > 3 && EqualsIgnoreCase(args[2], "id")) {
     std::vector<int64_t> ids;
     for (size_t j = 3; j < args.size(); ++j) {
@@ -167,12 +172,15 @@ void ClientList(CommandContext& ctx) {
   } else if (args.size() != 2) {
     return ctx.reply.Error(errors::kSyntax);
   }
-  if (ctx.server.clients == nullptr) {
-    AppendClientInfo(out, DescribeSelf(ctx), ctx.conn, ctx.args, ctx.now_ms);
-  } else {
-    ctx.server.clients->ForEachClient([&](const ClientInfo& info) {
+  auto add = [&](const ClientInfo& info) {
+    if (!only || ClassOf(*info.state) == *only) {
       AppendClientInfo(out, info, ctx.conn, ctx.args, ctx.now_ms);
-    });
+    }
+  };
+  if (ctx.server.clients == nullptr) {
+    add(DescribeSelf(ctx));
+  } else {
+    ctx.server.clients->ForEachClient(add);
   }
   ctx.reply.Verbatim(out);
 }
@@ -227,14 +235,13 @@ void ClientKill(CommandContext& ctx) {
       }
     }
   }
-  // Every client is a normal one with user "default".
-  const bool type_matches = !type || *type == ClientClass::kNormal;
+  // Every client has the user "default".
   std::vector<uint64_t> victims;
   bool kill_self = false;
   auto consider = [&](const ClientInfo& info) {
     if (has_addr && info.addr != addr) return;
     if (has_laddr && info.laddr != laddr) return;
-    if (!type_matches) return;
+    if (type && ClassOf(*info.state) != *type) return;
     if (id != 0 && info.state->id != id) return;
     const bool self = info.state == &ctx.conn;
     if (self && skipme) return;
@@ -372,8 +379,143 @@ void ClientUnpause(CommandContext& ctx) {
 }
 
 // Redis 7.2's help text, for the subcommands kvserver has.
+// CLIENT TRACKING ON|OFF [REDIRECT id] [PREFIX p ...] [BCAST] [OPTIN] [OPTOUT] [NOLOOP], as Redis
+// 7.0's clientCommand: options are read first, then checked against each other and against the
+// client's current mode.
+void ClientTrackingCmd(CommandContext& ctx) {
+  const auto& args = ctx.args;
+  TrackingOptions options;
+  int64_t redirect = 0;
+  for (size_t j = 3; j < args.size(); ++j) {
+    const bool more = j + 1 < args.size();
+    if (EqualsIgnoreCase(args[j], "redirect") && more) {
+      ++j;
+      if (redirect != 0) {
+        return ctx.reply.Error("A client can only redirect to a single other client");
+      }
+      auto id = ParseInt64(args[j]);
+      if (!id) return ctx.reply.Error(errors::kNotInteger);
+      redirect = *id;
+      // The client must exist now, although it may go away later.
+      if (!ctx.server.clients_by_id.contains(static_cast<uint64_t>(redirect))) {
+        return ctx.reply.Error("The client ID you want redirect to does not exist");
+      }
+    } else if (EqualsIgnoreCase(args[j], "bcast")) {
+      options.bcast = true;
+    } else if (EqualsIgnoreCase(args[j], "optin")) {
+      options.optin = true;
+    } else if (EqualsIgnoreCase(args[j], "optout")) {
+      options.optout = true;
+    } else if (EqualsIgnoreCase(args[j], "noloop")) {
+      options.noloop = true;
+    } else if (EqualsIgnoreCase(args[j], "prefix") && more) {
+      options.prefixes.emplace_back(args[++j]);
+    } else {
+      return ctx.reply.Error(errors::kSyntax);
+    }
+  }
+  options.redirect = static_cast<uint64_t>(redirect);
+  ConnState& c = ctx.conn;
+  if (EqualsIgnoreCase(args[2], "on")) {
+    if (!options.bcast && !options.prefixes.empty()) {
+      return ctx.reply.Error("PREFIX option requires BCAST mode to be enabled");
+    }
+    if (c.tracking && c.tracking->bcast != options.bcast) {
+      return ctx.reply.Error(
+          "You can't switch BCAST mode on/off before disabling tracking for this client, and "
+          "then re-enabling it with a different mode.");
+    }
+    if (options.bcast && (options.optin || options.optout)) {
+      return ctx.reply.Error("OPTIN and OPTOUT are not compatible with BCAST");
+    }
+    if (options.optin && options.optout) {
+      return ctx.reply.Error("You can't specify both OPTIN mode and OPTOUT mode");
+    }
+    if (c.tracking &&
+        ((options.optin && c.tracking->optout) || (options.optout && c.tracking->optin))) {
+      return ctx.reply.Error(
+          "You can't switch OPTIN/OPTOUT mode before disabling tracking for this client, and "
+          "then re-enabling it with a different mode.");
+    }
+    if (options.bcast) {
+      bool stop = true;
+      if (auto error = Tracking::PrefixCollision(c, options.prefixes, &stop)) {
+        ctx.reply.Error(*error);
+        if (stop) return;
+      }
+    }
+    ctx.server.tracking.Enable(c, options);
+  } else if (EqualsIgnoreCase(args[2], "off")) {
+    ctx.server.tracking.Disable(c);
+  } else {
+    return ctx.reply.Error(errors::kSyntax);
+  }
+  ctx.reply.Ok();
+}
+
+// CLIENT CACHING YES|NO: whether the next command's keys are tracked (OPTIN) or not (OPTOUT).
+void ClientCaching(CommandContext& ctx) {
+  ConnState& c = ctx.conn;
+  if (!c.tracking) {
+    return ctx.reply.Error(
+        "CLIENT CACHING can be called only when the client is in tracking mode with OPTIN or "
+        "OPTOUT mode enabled");
+  }
+  if (EqualsIgnoreCase(ctx.args[2], "yes")) {
+    if (!c.tracking->optin) {
+      return ctx.reply.Error(
+          "CLIENT CACHING YES is only valid when tracking is enabled in OPTIN mode.");
+    }
+  } else if (EqualsIgnoreCase(ctx.args[2], "no")) {
+    if (!c.tracking->optout) {
+      return ctx.reply.Error(
+          "CLIENT CACHING NO is only valid when tracking is enabled in OPTOUT mode.");
+    }
+  } else {
+    return ctx.reply.Error(errors::kSyntax);
+  }
+  c.tracking->caching = true;
+  ctx.reply.Ok();
+}
+
+void ClientGetRedir(CommandContext& ctx) {
+  ctx.reply.Integer(ctx.conn.tracking ? static_cast<int64_t>(ctx.conn.tracking->redirect) : -1);
+}
+
+void ClientTrackingInfo(CommandContext& ctx) {
+  const ClientTracking* t = ctx.conn.tracking.get();
+  ctx.reply.MapHeader(3);
+  ctx.reply.Bulk("flags");
+  std::vector<std::string_view> flags = {t != nullptr ? "on" : "off"};
+  if (t != nullptr) {
+    if (t->bcast) flags.push_back("bcast");
+    if (t->optin) {
+      flags.push_back("optin");
+      if (t->caching) flags.push_back("caching-yes");
+    }
+    if (t->optout) {
+      flags.push_back("optout");
+      if (t->caching) flags.push_back("caching-no");
+    }
+    if (t->noloop) flags.push_back("noloop");
+    if (t->broken_redirect) flags.push_back("broken_redirect");
+  }
+  ctx.reply.SetHeader(flags.size());
+  for (std::string_view f : flags) ctx.reply.Bulk(f);
+  ctx.reply.Bulk("redirect");
+  ctx.reply.Integer(t != nullptr ? static_cast<int64_t>(t->redirect) : -1);
+  ctx.reply.Bulk("prefixes");
+  if (t == nullptr) return ctx.reply.ArrayHeader(0);
+  ctx.reply.ArrayHeader(t->prefixes.size());
+  for (const std::string& p : t->prefixes) ctx.reply.Bulk(p);
+}
+
 void ClientHelp(CommandContext& ctx) {
   static constexpr std::string_view kLines[] = {
+      "CACHING (YES|NO)",
+      "    Enable/disable tracking of the keys for next command in OPTIN/OPTOUT modes.",
+      "GETREDIR",
+      "    Return the client ID we are redirecting to when tracking is enabled.",
       "GETNAME",
       "    Return the name of the current connection.",
       "ID",
@@ -408,6 +550,11 @@ void ClientHelp(CommandContext& ctx) {
       "    Assign the name <name> to the current connection.",
       "UNBLOCK <clientid> [TIMEOUT|ERROR]",
       "    Unblock the specified blocked client.",
+      "TRACKING (ON|OFF) [REDIRECT <id>] [BCAST] [PREFIX <prefix> [...]]",
+      "         [OPTIN] [OPTOUT] [NOLOOP]",
+      "    Control server assisted client side caching.",
+      "TRACKINGINFO",
+      "    Report tracking status for the current connection.",
       "SETINFO <option> <value>",
       "    Set client meta attr. Options are:",
       "    * LIB-NAME: the client lib name.",
@@ -446,8 +593,12 @@ void RegisterClientFamily(CommandRegistry& r) {
        "2.4.0",
        "@slow",
        {
+           {"caching", 3, kConn, 0, 0, 0, ClientCaching, "connection",
+            "Instruct the server about tracking or not keys in the next request", "6.0.0", kCat},
            {"getname", 2, kConn, 0, 0, 0, ClientGetName, "connection",
             "Get the current connection name", "2.6.9", kCat},
+           {"getredir", 2, kConn, 0, 0, 0, ClientGetRedir, "connection",
+            "Get tracking notifications redirection client ID if any", "6.0.0", kCat},
            {"help", 2, kCmdLoading | kCmdStale, 0, 0, 0, ClientHelp, "connection",
             "Show helpful text about the different subcommands", "5.0.0", kCat},
            {"id", 2, kConn, 0, 0, 0, ClientId, "connection",
@@ -471,6 +622,12 @@ void RegisterClientFamily(CommandRegistry& r) {
             "Sets information specific to the client or connection.", "7.2.0", kCat},
            {"setname", 3, kConn, 0, 0, 0, ClientSetName, "connection",
             "Set the current connection name", "2.6.9", kCat},
+           {"tracking", -3, kConn, 0, 0, 0, ClientTrackingCmd, "connection",
+            "Enable or disable server assisted client side caching support", "6.0.0", kCat},
+           {"trackinginfo", 2, kConn, 0, 0, 0, ClientTrackingInfo, "connection",
+            "Return information about server assisted client side caching for the current "
+            "connection",
+            "6.2.0", kCat},
            {"unblock", -3, kCmdAdmin | kConn, 0, 0, 0, ClientUnblock, "connection",
             "Unblock a client blocked in a blocking command from a different connection", "5.0.0",
             kAdminCat},

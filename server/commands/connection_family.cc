@@ -14,6 +14,12 @@ namespace {
 
 void Ping(CommandContext& ctx) {
   if (ctx.args.size() > 2) return ctx.reply.Error(WrongArityError("ping"));
+  // A RESP2 subscriber gets PING's answer in the shape of a message: ["pong", message].
+  if (ctx.conn.pubsub_mode && ctx.conn.protocol == 2) {
+    ctx.reply.ArrayHeader(2);
+    ctx.reply.Bulk("pong");
+    return ctx.reply.Bulk(ctx.args.size() == 1 ? std::string_view() : ctx.args[1]);
+  }
   if (ctx.args.size() == 1) return ctx.reply.Pong();
   ctx.reply.Bulk(ctx.args[1]);
 }
@@ -65,11 +71,17 @@ void Auth(CommandContext& ctx) {
 }
 
 // RESET, as Redis's clearClientConnectionState: the connection is as if it had just connected
-// (database 0, RESP2, no name, replies on, not monitoring, authenticated only when no password
-// is required). Like Redis 7.2 it also clears CLIENT NO-EVICT and NO-TOUCH.
+// (database 0, RESP2, no name, replies on, not monitoring, no tracking, no transaction or watched
+// keys, no subscriptions, authenticated only when no password is required). Like Redis 7.2 it also
+// clears CLIENT NO-EVICT and NO-TOUCH.
 void Reset(CommandContext& ctx) {
   ConnState& c = ctx.conn;
   StopMonitoring(c, ctx.server.monitors);
+  ctx.server.tracking.Disable(c);
+  c.multi.reset();
+  c.dirty_cas = false;
+  ctx.server.watches.UnwatchAll(c);
+  ctx.server.pubsub.Forget(ctx.server, c);
   c.db_index = 0;
   c.protocol = 2;
   ctx.reply.set_protocol(2);

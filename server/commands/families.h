@@ -28,5 +28,7 @@ void RegisterGeoFamily(CommandRegistry& registry);
 void RegisterHllFamily(CommandRegistry& registry);
 void RegisterSortFamily(CommandRegistry& registry);
 void RegisterStreamFamily(CommandRegistry& registry);
+void RegisterPubSubFamily(CommandRegistry& registry);
+void RegisterTransactionFamily(CommandRegistry& registry);
 
 }  // namespace kv

@@ -17,20 +17,24 @@ void Del(CommandContext& ctx) {
   const bool lazy = ctx.server.config.lazyfree_lazy_user_del;
   int64_t deleted = 0;
   for (size_t i = 1; i < ctx.args.size(); ++i) {
-    deleted += db.Delete(ctx.args[i], ctx.now_ms, lazy);
+    if (!db.Delete(ctx.args[i], ctx.now_ms, lazy)) continue;
+    ctx.KeyModified(ctx.args[i]);
+    ctx.Notify(kNotifyGeneric, "del", ctx.args[i]);
+    ++deleted;
   }
   ctx.CountChanges(deleted);
   ctx.reply.Integer(deleted);
 }
 
-// Whether `key` is live, counting a keyspace hit or miss as Redis's lookupKeyRead does (EXISTS,
-// TTL and PTTL count; the write commands do not).
+// Whether `key` is live, counting a keyspace hit or miss (and notifying a "keymiss") as Redis's
+// lookupKeyRead does (EXISTS, TTL and PTTL count; the write commands do not).
 bool ExistsForRead(CommandContext& ctx, std::string_view key) {
   const bool found = ctx.db().Exists(key, ctx.now_ms);
   if (found) {
     ++ctx.server.stats.keyspace_hits;
   } else {
     ++ctx.server.stats.keyspace_misses;
+    ctx.Notify(kNotifyKeyMiss, "keymiss", key);
   }
   return found;
 }
@@ -94,12 +98,16 @@ void ExpireGeneric(CommandContext& ctx, std::string_view command, int64_t baseti
     if ((flags & kGt) && (current == kNoExpiry || when <= current)) return ctx.reply.Integer(0);
     if ((flags & kLt) && current != kNoExpiry && when >= current) return ctx.reply.Integer(0);
   }
+  ctx.CountChanges();
   if (when <= ctx.now_ms) {
-    db.Delete(key, ctx.now_ms);
+    db.Delete(key, ctx.now_ms, ctx.server.config.lazyfree_lazy_expire);
+    ctx.KeyModified(key);
+    ctx.Notify(kNotifyGeneric, "del", key);
   } else {
     db.SetExpire(key, when);
+    ctx.KeyModified(key);
+    ctx.Notify(kNotifyGeneric, "expire", key);
   }
-  ctx.CountChanges();
   ctx.reply.Integer(1);
 }
 
@@ -129,7 +137,11 @@ void Persist(CommandContext& ctx) {
   Db& db = ctx.db();
   if (!db.Exists(ctx.args[1], ctx.now_ms)) return ctx.reply.Integer(0);
   const bool persisted = db.Persist(ctx.args[1]);
-  ctx.CountChanges(persisted);
+  if (persisted) {
+    ctx.KeyModified(ctx.args[1]);
+    ctx.Notify(kNotifyGeneric, "persist", ctx.args[1]);
+    ctx.CountChanges();
+  }
   ctx.reply.Integer(persisted ? 1 : 0);
 }
 

@@ -26,9 +26,10 @@ constexpr std::string_view kSameObject = "source and destination objects are the
 
 // The live value of `key` without marking it accessed, counting a keyspace hit or miss as Redis's
 // lookupKeyReadWithFlags(LOOKUP_NOTOUCH) does.
-Value* PeekForRead(CommandContext& ctx, std::string_view key) {
+Value* PeekForRead(CommandContext& ctx, std::string_view key, bool notify = true) {
   Value* v = ctx.db().Peek(key, ctx.now_ms);
   ++(v != nullptr ? ctx.server.stats.keyspace_hits : ctx.server.stats.keyspace_misses);
+  if (v == nullptr && notify) ctx.Notify(kNotifyKeyMiss, "keymiss", key);
   return v;
 }
 
@@ -122,8 +123,14 @@ void RenameGeneric(CommandContext& ctx, bool nx) {
   int64_t expire_at = kNoExpiry;
   db.Take(from, ctx.now_ms, &value, &expire_at);
   const ValueType type = value.type();
+  // Redis deletes an existing destination before adding the key anew (a "new" event).
+  db.Delete(to, ctx.now_ms, ctx.server.config.lazyfree_lazy_server_del);
   db.Put(to, std::move(value), expire_at);
   ctx.SignalKeyAsReady(to, type);
+  ctx.KeyModified(from);
+  ctx.KeyModified(to);
+  ctx.Notify(kNotifyGeneric, "rename_from", from);
+  ctx.Notify(kNotifyGeneric, "rename_to", to);
   ctx.CountChanges();
   nx ? ctx.reply.Integer(1) : ctx.reply.Ok();
 }
@@ -135,7 +142,10 @@ void Unlink(CommandContext& ctx) {
   Db& db = ctx.db();
   int64_t deleted = 0;
   for (size_t i = 1; i < ctx.args.size(); ++i) {
-    deleted += db.Delete(ctx.args[i], ctx.now_ms, /*lazy=*/true);
+    if (!db.Delete(ctx.args[i], ctx.now_ms, /*lazy=*/true)) continue;
+    ctx.KeyModified(ctx.args[i]);
+    ctx.Notify(kNotifyGeneric, "del", ctx.args[i]);
+    ++deleted;
   }
   ctx.CountChanges(deleted);
   ctx.reply.Integer(deleted);
@@ -147,6 +157,7 @@ void Touch(CommandContext& ctx) {
   for (size_t i = 1; i < ctx.args.size(); ++i) {
     const bool found = db.Find(ctx.args[i], ctx.now_ms) != nullptr;
     ++(found ? ctx.server.stats.keyspace_hits : ctx.server.stats.keyspace_misses);
+    if (!found) ctx.Notify(kNotifyKeyMiss, "keymiss", ctx.args[i]);
     touched += found;
   }
   ctx.reply.Integer(touched);
@@ -175,7 +186,10 @@ void Copy(CommandContext& ctx) {
   Db& src = ctx.db();
   const Value* v = src.Find(key, ctx.now_ms);
   ++(v != nullptr ? ctx.server.stats.keyspace_hits : ctx.server.stats.keyspace_misses);
-  if (v == nullptr) return ctx.reply.Integer(0);
+  if (v == nullptr) {
+    ctx.Notify(kNotifyKeyMiss, "keymiss", key);
+    return ctx.reply.Integer(0);
+  }
   // Redis duplicates the object: a new object (with fresh LRU data), and an integer copy is its own
   // object, never the shared one.
   DetachedValue copy;
@@ -190,9 +204,15 @@ void Copy(CommandContext& ctx) {
   const int64_t expire_at = src.GetExpire(key);
   Db& dst = ctx.server.dbs.db(static_cast<size_t>(dst_index));
   dst.SetClock(ctx.now_ms);
-  if (dst.Exists(new_key, ctx.now_ms) && !replace) return ctx.reply.Integer(0);
+  if (dst.Exists(new_key, ctx.now_ms)) {
+    if (!replace) return ctx.reply.Integer(0);
+    // REPLACE deletes the old key before adding the copy (a "new" event), as Redis.
+    dst.Delete(new_key, ctx.now_ms, ctx.server.config.lazyfree_lazy_server_del);
+  }
   dst.Put(new_key, std::move(copy), expire_at);
   ctx.SignalKeyAsReady(static_cast<size_t>(dst_index), new_key, type);
+  ctx.KeyModified(static_cast<size_t>(dst_index), new_key);
+  ctx.Notify(kNotifyGeneric, "copy_to", new_key, static_cast<size_t>(dst_index));
   ctx.CountChanges();
   ctx.reply.Integer(1);
 }
@@ -214,6 +234,10 @@ void Move(CommandContext& ctx) {
   const ValueType type = value.type();
   dst.Put(key, std::move(value), expire_at);
   ctx.SignalKeyAsReady(static_cast<size_t>(dst_index), key, type);
+  ctx.KeyModified(key);
+  ctx.KeyModified(static_cast<size_t>(dst_index), key);
+  ctx.Notify(kNotifyGeneric, "move_from", key);
+  ctx.Notify(kNotifyGeneric, "move_to", key, static_cast<size_t>(dst_index));
   ctx.CountChanges();
   ctx.reply.Integer(1);
 }
@@ -223,6 +247,11 @@ void SwapDb(CommandContext& ctx) {
   if (!ParseIntArg(ctx, ctx.args[1], &a, "invalid first DB index")) return;
   if (!ParseIntArg(ctx, ctx.args[2], &b, "invalid second DB index")) return;
   if (!ValidDb(ctx, a) || !ValidDb(ctx, b)) return ctx.reply.Error(errors::kDbIndexOutOfRange);
+  if (a != b && !ctx.server.watches.empty()) {
+    // A transaction watching a key of either database fails, unless the key is in neither.
+    ctx.server.watches.TouchAllInDb(ctx.server.dbs, static_cast<size_t>(a), b, ctx.now_ms);
+    ctx.server.watches.TouchAllInDb(ctx.server.dbs, static_cast<size_t>(b), a, ctx.now_ms);
+  }
   ctx.server.dbs.Swap(static_cast<size_t>(a), static_cast<size_t>(b));
   // Redis's scanDatabaseForReadyKeys: clients of either database may find their keys now.
   for (const int index : {a, b}) {
@@ -238,19 +267,19 @@ void SwapDb(CommandContext& ctx) {
 }
 
 void ObjectEncoding(CommandContext& ctx) {
-  const Value* v = PeekForRead(ctx, ctx.args[2]);
+  const Value* v = PeekForRead(ctx, ctx.args[2], /*notify=*/false);
   if (v == nullptr) return ctx.reply.Null();
   ctx.reply.Bulk(EncodingName(*v));
 }
 
 void ObjectRefCount(CommandContext& ctx) {
-  const Value* v = PeekForRead(ctx, ctx.args[2]);
+  const Value* v = PeekForRead(ctx, ctx.args[2], /*notify=*/false);
   if (v == nullptr) return ctx.reply.Null();
   ctx.reply.Integer(ObjectRefcount(ctx.server.config, *v));
 }
 
 void ObjectIdleTime(CommandContext& ctx) {
-  const Value* v = PeekForRead(ctx, ctx.args[2]);
+  const Value* v = PeekForRead(ctx, ctx.args[2], /*notify=*/false);
   if (v == nullptr) return ctx.reply.Null();
   if (IsLfuPolicy(ctx.server.config.maxmemory_policy)) {
     return ctx.reply.Error(
@@ -261,7 +290,7 @@ void ObjectIdleTime(CommandContext& ctx) {
 }
 
 void ObjectFreq(CommandContext& ctx) {
-  const Value* v = PeekForRead(ctx, ctx.args[2]);
+  const Value* v = PeekForRead(ctx, ctx.args[2], /*notify=*/false);
   if (v == nullptr) return ctx.reply.Null();
   if (!IsLfuPolicy(ctx.server.config.maxmemory_policy)) {
     return ctx.reply.Error(

@@ -10,11 +10,17 @@
 
 namespace kv {
 
-// The value of `key` for reading, counting a keyspace hit or miss as Redis's lookupKeyRead; nullptr
-// when the key is missing. Write lookups (lookupKeyWrite) count neither and use Db::Find directly.
+// The value of `key` for reading, counting a keyspace hit or miss (and notifying a "keymiss") as
+// Redis's lookupKeyRead; nullptr when the key is missing. Write lookups (lookupKeyWrite) do
+// neither and use Db::Find directly.
 inline const Value* LookupRead(CommandContext& ctx, std::string_view key) {
   const Value* v = ctx.db().Find(key, ctx.now_ms);
-  ++(v != nullptr ? ctx.server.stats.keyspace_hits : ctx.server.stats.keyspace_misses);
+  if (v != nullptr) {
+    ++ctx.server.stats.keyspace_hits;
+  } else {
+    ++ctx.server.stats.keyspace_misses;
+    ctx.Notify(kNotifyKeyMiss, "keymiss", key);
+  }
   return v;
 }
 

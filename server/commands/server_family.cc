@@ -43,6 +43,8 @@ void FlushDb(CommandContext& ctx) {
   bool async = false;
   if (!ParseFlushArgs(ctx, &async)) return;
   ctx.CountChanges(ctx.db().size());  // every key removed, as Redis's emptyData counts them
+  // Redis's signalFlushedDb, while the keys are still there: watchers fail, caches are invalidated.
+  ctx.server.SignalFlushedDb(static_cast<int64_t>(ctx.conn.db_index));
   ctx.db().Clear(async);
   ctx.reply.Ok();
 }
@@ -51,6 +53,7 @@ void FlushAll(CommandContext& ctx) {
   bool async = false;
   if (!ParseFlushArgs(ctx, &async)) return;
   ctx.CountChanges(ctx.server.dbs.TotalKeys());
+  ctx.server.SignalFlushedDb(-1);
   ctx.server.dbs.FlushAll(async);
   ctx.reply.Ok();
 }

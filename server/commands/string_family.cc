@@ -153,7 +153,10 @@ void Set(CommandContext& ctx) {
     return;
   }
   db.SetString(key, ctx.args[2], expire_at, flags & kSetKeepTtl);
+  ctx.KeyModified(key);
   ctx.CountChanges();
+  ctx.Notify(kNotifyString, "set", key);
+  if (flags & kSetAnyExpire) ctx.Notify(kNotifyGeneric, "expire", key);
   if (!(flags & kSetGet)) ctx.reply.Ok();
 }
 
@@ -176,6 +179,8 @@ void IncrBy(CommandContext& ctx, int64_t incr) {
   const int64_t result = old + incr;
   char buf[kMaxInt64Chars];
   v.SetString(std::string_view(buf, FormatInt64(result, buf)));
+  ctx.KeyModified(ctx.args[1]);
+  ctx.Notify(kNotifyString, "incrby", ctx.args[1]);
   ctx.CountChanges();
   ctx.reply.Integer(result);
 }
@@ -196,11 +201,20 @@ void DecrByCommand(CommandContext& ctx) {
   IncrBy(ctx, -*decr);
 }
 
+// MSET's and MSETNX's writes: each pair as Redis's setKey, then its "set" event.
+void SetPairs(CommandContext& ctx) {
+  Db& db = ctx.db();
+  for (size_t i = 1; i < ctx.args.size(); i += 2) {
+    db.SetString(ctx.args[i], ctx.args[i + 1]);
+    ctx.KeyModified(ctx.args[i]);
+    ctx.Notify(kNotifyString, "set", ctx.args[i]);
+  }
+  ctx.CountChanges(ctx.args.size() / 2);
+}
+
 void MSet(CommandContext& ctx) {
   if (ctx.args.size() % 2 == 0) return ctx.reply.Error(WrongArityError("mset"));
-  Db& db = ctx.db();
-  for (size_t i = 1; i < ctx.args.size(); i += 2) db.SetString(ctx.args[i], ctx.args[i + 1]);
-  ctx.CountChanges(ctx.args.size() / 2);
+  SetPairs(ctx);
   ctx.reply.Ok();
 }
 
@@ -221,7 +235,9 @@ void SetNx(CommandContext& ctx) {
   Db& db = ctx.db();
   if (db.Find(ctx.args[1], ctx.now_ms) != nullptr) return ctx.reply.Integer(0);
   db.SetString(ctx.args[1], ctx.args[2]);
+  ctx.KeyModified(ctx.args[1]);
   ctx.CountChanges();
+  ctx.Notify(kNotifyString, "set", ctx.args[1]);
   ctx.reply.Integer(1);
 }
 
@@ -230,7 +246,10 @@ void SetExGeneric(CommandContext& ctx, bool seconds, std::string_view command) {
   auto at = ExpireAtOrReply(ctx, ctx.args[2], seconds, /*relative=*/true, command);
   if (!at) return;
   ctx.db().SetString(ctx.args[1], ctx.args[3], *at);
+  ctx.KeyModified(ctx.args[1]);
   ctx.CountChanges();
+  ctx.Notify(kNotifyString, "set", ctx.args[1]);
+  ctx.Notify(kNotifyGeneric, "expire", ctx.args[1]);
   ctx.reply.Ok();
 }
 void SetEx(CommandContext& ctx) { SetExGeneric(ctx, true, "setex"); }
@@ -255,12 +274,18 @@ bool GetGeneric(CommandContext& ctx) {
 void GetSet(CommandContext& ctx) {
   if (!GetGeneric(ctx)) return;
   ctx.db().SetString(ctx.args[1], ctx.args[2]);
+  ctx.KeyModified(ctx.args[1]);
+  ctx.Notify(kNotifyString, "set", ctx.args[1]);
   ctx.CountChanges();
 }
 
 void GetDel(CommandContext& ctx) {
   if (!GetGeneric(ctx)) return;
-  ctx.CountChanges(ctx.db().Delete(ctx.args[1], ctx.now_ms));
+  const bool lazy = ctx.server.config.lazyfree_lazy_user_del;
+  if (!ctx.db().Delete(ctx.args[1], ctx.now_ms, lazy)) return;
+  ctx.KeyModified(ctx.args[1]);
+  ctx.Notify(kNotifyGeneric, "del", ctx.args[1]);
+  ctx.CountChanges();
 }
 
 // GETEX key [EX s|PX ms|EXAT ts|PXAT ts|PERSIST]: options are parsed first (syntax errors even for
@@ -285,13 +310,19 @@ void GetEx(CommandContext& ctx) {
   ctx.reply.Bulk(v->str());
   Db& db = ctx.db();
   if ((flags & (kSetExAt | kSetPxAt)) && expire_at <= ctx.now_ms) {
-    db.Delete(key, ctx.now_ms);
+    db.Delete(key, ctx.now_ms, ctx.server.config.lazyfree_lazy_expire);
+    ctx.KeyModified(key);
+    ctx.Notify(kNotifyGeneric, "del", key);
     ctx.CountChanges();
   } else if (flags & kSetAnyExpire) {
     db.SetExpire(key, expire_at);
+    ctx.KeyModified(key);
+    ctx.Notify(kNotifyGeneric, "expire", key);
     ctx.CountChanges();
-  } else if (flags & kSetPersist) {
-    ctx.CountChanges(db.Persist(key));
+  } else if ((flags & kSetPersist) && db.Persist(key)) {
+    ctx.KeyModified(key);
+    ctx.Notify(kNotifyGeneric, "persist", key);
+    ctx.CountChanges();
   }
 }
 
@@ -303,8 +334,7 @@ void MSetNx(CommandContext& ctx) {
   for (size_t i = 1; i < ctx.args.size(); i += 2) {
     if (db.Find(ctx.args[i], ctx.now_ms) != nullptr) return ctx.reply.Integer(0);
   }
-  for (size_t i = 1; i < ctx.args.size(); i += 2) db.SetString(ctx.args[i], ctx.args[i + 1]);
-  ctx.CountChanges(ctx.args.size() / 2);
+  SetPairs(ctx);
   ctx.reply.Integer(1);
 }
 
@@ -332,6 +362,8 @@ void IncrByFloat(CommandContext& ctx) {
   const std::string text = FormatLongDoubleHuman(value);
   bool inserted = false;
   db.FindOrInsert(key, ctx.now_ms, &inserted).SetString(text);
+  ctx.KeyModified(key);
+  ctx.Notify(kNotifyString, "incrbyfloat", key);
   ctx.CountChanges();
   ctx.reply.Bulk(text);
 }
@@ -355,16 +387,20 @@ void Append(CommandContext& ctx) {
   const std::string_view key = ctx.args[1];
   const std::string_view add = ctx.args[2];
   Value* v = db.Find(key, ctx.now_ms);
+  int64_t length = 0;
   if (v == nullptr) {
     db.SetString(key, add);
-    ctx.CountChanges();
-    return ctx.reply.Integer(static_cast<int64_t>(add.size()));
+    length = static_cast<int64_t>(add.size());
+  } else {
+    if (v->type() != ValueType::kString) return ctx.reply.Error(errors::kWrongType);
+    if (!CheckStringLength(ctx, v->str().size(), add.size())) return;
+    v->mutable_str().append(add.data(), add.size());
+    length = static_cast<int64_t>(v->str().size());
   }
-  if (v->type() != ValueType::kString) return ctx.reply.Error(errors::kWrongType);
-  if (!CheckStringLength(ctx, v->str().size(), add.size())) return;
-  v->mutable_str().append(add.data(), add.size());
+  ctx.KeyModified(key);
+  ctx.Notify(kNotifyString, "append", key);
   ctx.CountChanges();
-  ctx.reply.Integer(static_cast<int64_t>(v->str().size()));
+  ctx.reply.Integer(length);
 }
 
 void StrLen(CommandContext& ctx) {
@@ -428,8 +464,11 @@ void SetRange(CommandContext& ctx) {
     s.resize(off + value.size());
   }
   std::memcpy(s.data() + off, value.data(), value.size());
+  const size_t length = s.size();
+  ctx.KeyModified(key);
+  ctx.Notify(kNotifyString, "setrange", key);
   ctx.CountChanges();
-  ctx.reply.Integer(static_cast<int64_t>(s.size()));
+  ctx.reply.Integer(static_cast<int64_t>(length));
 }
 
 // LCS key1 key2 [LEN] [IDX] [MINMATCHLEN n] [WITHMATCHLEN]: Redis's dynamic programming table and

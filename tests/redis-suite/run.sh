@@ -24,12 +24,11 @@
 # Needs tclsh (apt-get install tcl).
 #
 # Normal mode's src/redis-server is a small wrapper around kvserver. The suite's default.conf asks
-# for two features kvserver does not have yet: "save 900 1" (RDB persistence) and
-# "notify-keyspace-events KEA" (keyspace notifications), and kvserver refuses both at start-up.
-# The wrapper switches exactly those two off right after the configuration file (save "" and
-# notify-keyspace-events "" on standard input, which redis-server's "-" reads after the file and
-# before the options), so that the file loads; options a test gives itself still win. Delete each
-# override from write_server_wrapper once its feature lands.
+# for a feature kvserver does not have yet: "save 900 1" (RDB persistence), which kvserver refuses
+# at start-up. The wrapper switches exactly that off right after the configuration file (save ""
+# on standard input, which redis-server's "-" reads after the file and before the options), so
+# that the file loads; options a test gives itself still win. Delete the override from
+# write_server_wrapper once the feature lands.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 
@@ -86,15 +85,14 @@ write_server_wrapper() {
 #!/usr/bin/env bash
 # kvserver as the suite's redis-server (written by kvserver's tests/redis-suite/run.sh), under
 # this name (exec -a), as a redis-server symlink to kvserver would run it.
-# After a configuration file, switch off the two features the suite's default.conf asks for and
-# kvserver does not have yet: RDB save points and keyspace notifications. They come on standard
-# input ("-" last, as redis-server reads it: after the file, before the options), so a test's own
-# options still win; exec keeps the pid the suite waits for. Remove each override once its
-# feature lands. Without a file (the suite's command line error tests), nothing is added.
+# After a configuration file, switch off the feature the suite's default.conf asks for and
+# kvserver does not have yet: RDB save points. It comes on standard input ("-" last, as
+# redis-server reads it: after the file, before the options), so a test's own options still win;
+# exec keeps the pid the suite waits for. Remove the override once the feature lands. Without a
+# file (the suite's command line error tests), nothing is added.
 if [ \$# -ge 1 ] && [ -f "\$1" ]; then
   exec -a "\$0" "$kvserver" "\$@" - <<'OVERRIDES'
 save ""
-notify-keyspace-events ""
 OVERRIDES
 fi
 exec -a "\$0" "$kvserver" "\$@"

@@ -388,14 +388,10 @@ TEST(SpecialDirectivesTest, OomScoreAdjValues) {
 
 TEST(SpecialDirectivesTest, NotifyKeyspaceEvents) {
   EXPECT_EQ(GetAfter("notify-keyspace-events \"\"\n", "notify-keyspace-events"), "");
-  // Classes without a channel, or a channel without classes, deliver nothing: accepted.
   EXPECT_EQ(GetAfter("notify-keyspace-events gx\n", "notify-keyspace-events"), "gx");
   EXPECT_EQ(GetAfter("notify-keyspace-events KE\n", "notify-keyspace-events"), "KE");
   EXPECT_EQ(GetAfter("notify-keyspace-events g$lshzxetdn\n", "notify-keyspace-events"), "A");
-  EXPECT_EQ(ErrorOf("notify-keyspace-events KEA\n"),
-            Fatal(1, "notify-keyspace-events KEA",
-                  "kvserver does not support keyspace notifications yet: only "
-                  "'notify-keyspace-events \"\"' is accepted"));
+  EXPECT_EQ(GetAfter("notify-keyspace-events KEA\n", "notify-keyspace-events"), "AKE");
   EXPECT_EQ(ErrorOf("notify-keyspace-events Kq\n"),
             Fatal(1, "notify-keyspace-events Kq",
                   "Invalid event class character. Use 'Ag$lshzxeKEtmdn'."));
@@ -461,7 +457,6 @@ TEST(MissingFeaturesTest, DefaultsAcceptedOtherValuesRefusedNamingTheFeature) {
       {"cluster-enabled", {"no"}, {"yes"}},
       {"tls-port", {"0"}, {"6380"}},
       {"aclfile", {""}, {"/etc/redis/users.acl"}},
-      {"notify-keyspace-events", {""}, {"Ex"}},
       {"io-threads", {"1"}, {"4"}},
       {"activedefrag", {"no"}, {"yes"}},
       {"maxmemory-clients", {"0"}, {"10%"}},

@@ -12,9 +12,11 @@ CommandHarness::CommandHarness(Config config)
   conn_.addr = "127.0.0.1:40001";
   conn_.monitor_sink = this;
   conn_.block_sink = this;
+  conn_.push_sink = this;
   conn_.created_ms = clock_.NowMs();
   clients_.Add(&conn_, "127.0.0.1:40001", "127.0.0.1:6379", 8);
   state_.clients = &clients_;
+  state_.clients_by_id.emplace(conn_.id, &conn_);
 }
 
 void FakeClients::ForEachClient(const std::function<void(const ClientInfo&)>& fn) const {
@@ -50,6 +52,7 @@ std::string CommandHarness::Run(const std::vector<std::string>& args) {
 std::string CommandHarness::RunViews(std::span<const std::string_view> args) {
   writer_.set_protocol(conn_.protocol);
   held_ = !dispatcher_.Dispatch(args, conn_, writer_, clock_.NowMs());
+  state_.RunAfterBatch();
   return TakeOutput();
 }
 
@@ -68,6 +71,7 @@ CommandHarness::Client::Client(CommandHarness* h, uint64_t id) : h_(h), writer_(
   conn_.id = id;
   conn_.addr = "127.0.0.1:" + std::to_string(40000 + id);
   conn_.block_sink = this;
+  conn_.push_sink = this;
   conn_.created_ms = h->clock_.NowMs();
 }
 
@@ -75,7 +79,23 @@ std::string CommandHarness::Client::Run(std::initializer_list<std::string_view> 
   const std::vector<std::string_view> views(args);
   writer_.set_protocol(conn_.protocol);
   h_->dispatcher_.Dispatch(views, conn_, writer_, h_->clock_.NowMs());
+  h_->state_.RunAfterBatch();
   return TakeOutput();
+}
+
+std::string CommandHarness::Client::Run(const std::vector<std::string>& args) {
+  const std::vector<std::string_view> views(args.begin(), args.end());
+  writer_.set_protocol(conn_.protocol);
+  h_->dispatcher_.Dispatch(views, conn_, writer_, h_->clock_.NowMs());
+  h_->state_.RunAfterBatch();
+  return TakeOutput();
+}
+
+void CommandHarness::Client::Disconnect() {
+  if (conn_.blocked) h_->state_.blocking.Remove(conn_.id);
+  if (conn_.monitor) std::erase(h_->state_.monitors, &conn_);
+  h_->state_.ForgetClient(conn_);
+  h_->clients_.KillClient(conn_.id);
 }
 
 std::string CommandHarness::Client::TakeOutput() {
@@ -93,6 +113,7 @@ CommandHarness::Client& CommandHarness::NewClient() {
   others_.push_back(std::unique_ptr<Client>(new Client(this, others_.size() + 2)));
   Client& c = *others_.back();
   clients_.Add(&c.conn_, c.conn_.addr, "127.0.0.1:6379", static_cast<int>(8 + others_.size()));
+  state_.clients_by_id.emplace(c.conn_.id, &c.conn_);
   return c;
 }
 

@@ -44,15 +44,17 @@ class FakeClients : public ClientRegistry {
 };
 
 // Runs commands in-process through the real command table and dispatcher, with a manual clock,
-// and returns the exact RESP bytes each one replied. One harness is one client connection (from
-// 127.0.0.1:40001); after MONITOR its monitor lines follow the replies in what Run returns, as
-// they would on the wire.
+// and returns the exact RESP bytes each one replied. Frames pushed to a client (pub/sub messages,
+// notifications, invalidations) join its output as they come; after each command the harness runs
+// the server's end-of-turn work (BCAST invalidations), as the event loop would. One harness is one
+// client connection (from 127.0.0.1:40001); after MONITOR its monitor lines follow the replies in
+// what Run returns, as they would on the wire.
 //
 // Blocking commands block as on a server: Run returns "" for a command that blocked, and its reply
 // comes once another client's command serves it (NewClient() makes other clients), a timeout
 // passes (AdvanceClock) or CLIENT UNBLOCK ends it; TakeOutput() collects it (so does the next
 // Run, before its own reply).
-class CommandHarness : private MonitorSink, private BlockedClientSink {
+class CommandHarness : private MonitorSink, private BlockedClientSink, private PushSink {
  public:
   explicit CommandHarness(Config config = {});
 
@@ -63,17 +65,23 @@ class CommandHarness : private MonitorSink, private BlockedClientSink {
   std::string TakeOutput();
 
   // Another client of the same server (ids 2, 3, ...), running commands the same way.
-  class Client : private BlockedClientSink {
+  class Client : private BlockedClientSink, private PushSink {
    public:
     std::string Run(std::initializer_list<std::string_view> args);
+    std::string Run(const std::vector<std::string>& args);
     std::string TakeOutput();
     ConnState& conn() { return conn_; }
+    // The client disconnects: the server forgets its subscriptions, transaction, watched keys
+    // and tracking. It runs nothing after this.
+    void Disconnect();
 
    private:
     friend class CommandHarness;
     Client(CommandHarness* h, uint64_t id);
     ReplyWriter& BlockedReply() override;
     void Unblocked() override {}
+    void Push(std::string_view frame) override { out_.Append(frame); }
+    size_t OutputSize() const override { return out_.size(); }
 
     CommandHarness* h_;
     ConnState conn_;
@@ -96,6 +104,8 @@ class CommandHarness : private MonitorSink, private BlockedClientSink {
 
  private:
   void SendMonitorLine(std::string_view line) override { out_.Append(line); }
+  void Push(std::string_view frame) override { out_.Append(frame); }
+  size_t OutputSize() const override { return out_.size(); }
   ReplyWriter& BlockedReply() override;
   void Unblocked() override {}
 
