@@ -8,6 +8,10 @@ namespace kv {
 namespace {
 
 void Monitor(CommandContext& ctx) {
+  // Inside EXEC a reply per command is due: no monitoring.
+  if (ctx.conn.deny_blocking) {
+    return ctx.reply.Error("MONITOR isn't allowed for DENY BLOCKING client");
+  }
   // A client that already monitors gets no reply at all, as in Redis.
   if (ctx.conn.monitor || ctx.conn.monitor_sink == nullptr) return;
   ctx.conn.monitor = true;

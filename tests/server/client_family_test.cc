@@ -304,7 +304,8 @@ TEST_F(ClientFamilyTest, PauseErrors) {
 TEST_F(ClientFamilyTest, Help) {
   const std::string help = h.Run({"client", "help"});
   EXPECT_TRUE(help.starts_with(
-      "*45\r\n+CLIENT <subcommand> [<arg> [value] [opt] ...]. Subcommands are:\r\n+GETNAME\r\n"))
+      "*54\r\n+CLIENT <subcommand> [<arg> [value] [opt] ...]. Subcommands are:\r\n+CACHING "
+      "(YES|NO)\r\n"))
       << help;
   EXPECT_TRUE(help.ends_with("+HELP\r\n+    Prints this help.\r\n")) << help;
   EXPECT_NE(help.find("+REPLY (ON|OFF|SKIP)\r\n"), std::string::npos);

@@ -72,6 +72,7 @@ CommandHarness::Client::Client(CommandHarness* h, uint64_t id) : h_(h), writer_(
   conn_.addr = "127.0.0.1:" + std::to_string(40000 + id);
   conn_.block_sink = this;
   conn_.push_sink = this;
+  conn_.monitor_sink = this;
   conn_.created_ms = h->clock_.NowMs();
 }
 

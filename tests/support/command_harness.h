@@ -65,7 +65,7 @@ class CommandHarness : private MonitorSink, private BlockedClientSink, private P
   std::string TakeOutput();
 
   // Another client of the same server (ids 2, 3, ...), running commands the same way.
-  class Client : private BlockedClientSink, private PushSink {
+  class Client : private BlockedClientSink, private PushSink, private MonitorSink {
    public:
     std::string Run(std::initializer_list<std::string_view> args);
     std::string Run(const std::vector<std::string>& args);
@@ -82,6 +82,7 @@ class CommandHarness : private MonitorSink, private BlockedClientSink, private P
     void Unblocked() override {}
     void Push(std::string_view frame) override { out_.Append(frame); }
     size_t OutputSize() const override { return out_.size(); }
+    void SendMonitorLine(std::string_view line) override { out_.Append(line); }
 
     CommandHarness* h_;
     ConnState conn_;
