@@ -45,7 +45,6 @@ std::vector<std::string_view> FlagNames(uint32_t flags) {
       {kCmdAsking, "asking"},
       {kCmdFast, "fast"},
       {kCmdNoAuth, "no_auth"},
-      {kCmdMayReplicate, "may_replicate"},
       {kCmdNoMandatoryKeys, "no_mandatory_keys"},
       {kCmdNoAsyncLoading, "no_async_loading"},
       {kCmdNoMulti, "no_multi"},

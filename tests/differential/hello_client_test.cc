@@ -297,7 +297,7 @@ TEST_F(HelloClientDiffTest, ClientHelp) {
     while (r < redis_lines.size() && redis_lines[r] != line) ++r;
     EXPECT_LT(r, redis_lines.size()) << "not in Redis's help, or out of order: " << line;
   }
-  EXPECT_EQ(kv_lines.size(), 45u);
+  EXPECT_EQ(kv_lines.size(), 54u);
 }
 
 TEST_F(HelloClientDiffTest, Resp3RepliesOfExistingCommands) {
