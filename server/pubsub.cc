@@ -7,6 +7,7 @@
 #include "server/conn_state.h"
 #include "server/glob.h"
 #include "server/server_state.h"
+#include "server/shrink.h"
 
 namespace kv {
 namespace {
@@ -109,6 +110,7 @@ bool PubSub::Unsubscribe(ServerState& state, ConnState& conn, std::string_view c
     auto it = mine.find(name);
     if (it != mine.end()) {
       mine.erase(it);
+      ShrinkAfterErase(mine);
       RemoveSubscriber(shard ? shard_channels_ : channels_, name, &conn);
       removed = true;
     }
@@ -161,6 +163,7 @@ bool PubSub::PUnsubscribe(ServerState& state, ConnState& conn, std::string_view 
     if (it != subs.pattern_index.end()) {
       const auto node = it->second;
       subs.pattern_index.erase(it);
+      ShrinkAfterErase(subs.pattern_index);
       subs.patterns.erase(node);
       RemoveSubscriber(patterns_, name, &conn);
       removed = true;
@@ -246,7 +249,10 @@ void PubSub::RemoveSubscriber(Subscribers_& table, std::string_view name, const 
   std::vector<ConnState*>& v = it->second;
   auto pos = std::find(v.begin(), v.end(), conn);
   if (pos != v.end()) v.erase(pos);
-  if (v.empty()) table.erase(it);
+  if (v.empty()) {
+    table.erase(it);
+    ShrinkAfterErase(table);
+  }
 }
 
 }  // namespace kv

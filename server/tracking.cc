@@ -6,6 +6,7 @@
 #include "server/command.h"
 #include "server/pubsub.h"
 #include "server/server_state.h"
+#include "server/shrink.h"
 
 namespace kv {
 namespace {
@@ -164,6 +165,7 @@ void Tracking::InvalidateKey(ServerState& state, const ConnState* by, std::strin
   // The readers forget the key once told: drop it from the table first (sending never reads it).
   const absl::flat_hash_set<uint64_t> ids = std::move(it->second);
   table_.erase(it);
+  ShrinkAfterErase(table_);
   total_items_ -= ids.size();
   std::string payload;
   for (uint64_t id : ids) {
@@ -196,7 +198,7 @@ void Tracking::InvalidateAll(ServerState& state) {
       }
     }
   }
-  table_.clear();
+  decltype(table_)().swap(table_);
   total_items_ = 0;
 }
 

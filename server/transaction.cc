@@ -4,6 +4,7 @@
 
 #include "server/command.h"
 #include "server/conn_state.h"
+#include "server/shrink.h"
 #include "storage/db_set.h"
 
 namespace kv {
@@ -51,7 +52,8 @@ void WatchTable::UnwatchAll(ConnState& conn) {
     if (pos != v.end()) v.erase(pos);
     if (v.empty()) keys_.erase(it);  // the last watcher: `key` dangles from here on
   }
-  conn.watched_keys.clear();
+  std::vector<const Key*>().swap(conn.watched_keys);
+  ShrinkAfterErase(keys_);
 }
 
 bool WatchTable::AnyExpired(const ConnState& conn, const DbSet& dbs, int64_t now_ms) const {

@@ -59,6 +59,8 @@ void SetFields(CommandContext& ctx, bool hmset) {
   for (size_t i = 2; i < ctx.args.size(); i += 2) {
     created += h->Set(ctx.args[i], ctx.args[i + 1], limits);
   }
+  ctx.KeyModified(ctx.args[1]);
+  ctx.Notify(kNotifyHash, "hset", ctx.args[1]);
   ctx.CountChanges((ctx.args.size() - 2) / 2);
   if (hmset) return ctx.reply.Ok();
   ctx.reply.Integer(created);
@@ -74,6 +76,8 @@ void HSetNx(CommandContext& ctx) {
   const Hash::Limits limits = Limits(ctx);
   h->PrepareFor(ctx.args.subspan(2, 2), limits);
   h->Set(ctx.args[2], ctx.args[3], limits);
+  ctx.KeyModified(ctx.args[1]);
+  ctx.Notify(kNotifyHash, "hset", ctx.args[1]);
   ctx.CountChanges();
   ctx.reply.Integer(1);
 }
@@ -129,10 +133,19 @@ void HDel(CommandContext& ctx) {
   if (!WriteAggregate<Hash>(ctx, ctx.args[1], &h)) return;
   if (h == nullptr) return ctx.reply.Integer(0);
   int64_t deleted = 0;
+  bool removed = false;
   for (size_t i = 2; i < ctx.args.size(); ++i) {
     if (!h->Erase(ctx.args[i])) continue;
     ++deleted;
-    if (DeleteIfEmpty(ctx, ctx.args[1], *h)) break;
+    if (DeleteIfEmpty(ctx, ctx.args[1], *h)) {
+      removed = true;
+      break;
+    }
+  }
+  if (deleted != 0) {
+    ctx.KeyModified(ctx.args[1]);
+    ctx.Notify(kNotifyHash, "hdel", ctx.args[1]);
+    if (removed) ctx.Notify(kNotifyGeneric, "del", ctx.args[1]);
   }
   ctx.CountChanges(deleted);
   ctx.reply.Integer(deleted);
@@ -180,6 +193,8 @@ void HIncrBy(CommandContext& ctx) {
   char text[kMaxInt64Chars];
   const size_t len = FormatInt64(value, text);
   h->Set(ctx.args[2], std::string_view(text, len), Limits(ctx));
+  ctx.KeyModified(ctx.args[1]);
+  ctx.Notify(kNotifyHash, "hincrby", ctx.args[1]);
   ctx.CountChanges();
   ctx.reply.Integer(value);
 }
@@ -204,6 +219,8 @@ void HIncrByFloat(CommandContext& ctx) {
   }
   const std::string text = FormatLongDoubleHuman(value);
   h->Set(ctx.args[2], text, Limits(ctx));
+  ctx.KeyModified(ctx.args[1]);
+  ctx.Notify(kNotifyHash, "hincrbyfloat", ctx.args[1]);
   ctx.CountChanges();
   ctx.reply.Bulk(text);
 }

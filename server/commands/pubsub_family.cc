@@ -12,9 +12,13 @@
 namespace kv {
 namespace {
 
-// Redis's clientTotalPubSubSubscriptionCount reaching 0 ends pub/sub mode.
+// Redis's clientTotalPubSubSubscriptionCount reaching 0 ends pub/sub mode (and the client's
+// subscription tables go).
 void LeavePubSubModeIfDone(ConnState& conn) {
-  if (!conn.subscriptions || conn.subscriptions->empty()) conn.pubsub_mode = false;
+  if (!conn.subscriptions || conn.subscriptions->empty()) {
+    conn.pubsub_mode = false;
+    conn.subscriptions.reset();
+  }
 }
 
 void Subscribe(CommandContext& ctx) {

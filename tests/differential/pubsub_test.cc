@@ -218,13 +218,10 @@ TEST_F(PubSubDiffTest, ScriptedCases) {
       {1, {"UNSUBSCRIBE"}},
       {1, {"PING"}},
       {2, {"HELLO", "3"}},
-      {2, {"CLIENT", "REPLY", "OFF"}},
       {2, {"SUBSCRIBE", "c"}},
       {0, {"PUBLISH", "c", "m"}},
       {2, {"PUBLISH", "c", "self"}},
       {2, {"GET", "k"}},
-      {2, {"CLIENT", "REPLY", "ON"}},
-      {2, {"PUBLISH", "c", "self"}},
       {2, {"SSUBSCRIBE", "s"}},
       {0, {"SPUBLISH", "s", "m"}},
       {2, {"SUNSUBSCRIBE", "s", "t"}},
@@ -264,6 +261,40 @@ TEST_F(PubSubDiffTest, ScriptedCases) {
           << "connection " << c;
     }
   }
+}
+
+// CLIENT REPLY OFF silences replies but not pushed frames (subscribe confirmations, messages).
+// A silenced client cannot answer a marker PING: the transcript is read frame by frame.
+TEST_F(PubSubDiffTest, ClientReplyOffKeepsPushes) {
+  std::vector<std::string> transcripts;
+  for (ServerProcess* server : {kvserver_, redis_}) {
+    auto quiet = RawConnection::Connect(server->port());
+    auto other = RawConnection::Connect(server->port());
+    std::string t;
+    auto read = [&](RawConnection& c, int n) {
+      for (int i = 0; i < n; ++i) t += Escape(c.ReadReply().value_or("<none>")) + "\n";
+    };
+    quiet->Send(EncodeCommand({"HELLO", "3"}));
+    read(*quiet, 1);
+    t = "";  // HELLO's map names the server
+    quiet->Send(EncodeCommand({"CLIENT", "REPLY", "OFF"}));
+    quiet->Send(EncodeCommand({"SUBSCRIBE", "c", "d"}));
+    read(*quiet, 2);
+    t += other->Call({"PUBLISH", "c", "m"}) + "\n";
+    read(*quiet, 1);
+    quiet->Send(EncodeCommand({"PUBLISH", "d", "self"}));
+    quiet->Send(EncodeCommand({"GET", "k"}));
+    quiet->Send(EncodeCommand({"NOSUCH"}));
+    quiet->Send(EncodeCommand({"PSUBSCRIBE", "x*"}));
+    read(*quiet, 2);
+    quiet->Send(EncodeCommand({"CLIENT", "REPLY", "ON"}));
+    read(*quiet, 1);
+    quiet->Send(EncodeCommand({"PUBLISH", "d", "self"}));
+    read(*quiet, 2);
+    t += other->Call({"PUBSUB", "NUMSUB", "c", "d"}) + "\n";
+    transcripts.push_back(t);
+  }
+  EXPECT_EQ(transcripts[0], transcripts[1]);
 }
 
 // A subscriber that stops reading is closed at client-output-buffer-limit pubsub, as Redis does;
