@@ -39,7 +39,7 @@ class Generator : public RandomChoices {
   }
 
   Args Command() {
-    switch (Uniform(44)) {
+    switch (Uniform(52)) {
       case 0:
         return {"CONFIG", "SET", "notify-keyspace-events", Classes()};
       case 1:
@@ -126,6 +126,21 @@ class Generator : public RandomChoices {
         return {"FLUSHDB"};
       case 42:
         return {"LCS", Key(), Key()};
+      // Hashes.
+      case 44:
+        return {"HSET", Key(), Pick({"f", "g"}), "1", Pick({"f", "h"}), "2"};
+      case 45:
+        return {"HSETNX", Key(), Pick({"f", "g"}), "v"};
+      case 46:
+        return {"HDEL", Key(), Pick({"f", "g"}), Pick({"h", "x"})};
+      case 47:
+        return {"HINCRBY", Key(), Pick({"f", "n"}), "2"};
+      case 48:
+        return {"HINCRBYFLOAT", Key(), "n", "0.5"};
+      case 49:
+        return {"HMSET", Key(), "f", "1"};
+      case 50:
+        return {"HGET", Key(), "f"};
       default:
         return {"GETBIT", Key(), "3"};
     }

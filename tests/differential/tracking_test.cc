@@ -45,7 +45,7 @@ class Generator : public RandomChoices {
   // The tracking client's or the writer's next command; `redirect` is "<sink>" to be replaced.
   std::pair<size_t, Args> Next() {
     if (Percent(40)) {
-      switch (Uniform(6)) {
+      switch (Uniform(8)) {
         case 0:
           return {kWriter, {"SET", Key(), "w"}};
         case 1:
@@ -56,6 +56,10 @@ class Generator : public RandomChoices {
           return {kWriter, {"GET", Key()}};
         case 4:
           return {kWriter, {"INCR", "x"}};
+        case 5:
+          return {kWriter, {"HSET", Key(), "f", "w"}};
+        case 6:
+          return {kWriter, {"HDEL", Key(), "f"}};
         default:
           return {kWriter, {Pick({"FLUSHDB", "EXPIRE"}), Key(), "0"}};
       }
@@ -93,8 +97,9 @@ class Generator : public RandomChoices {
       case 10:
         return {kTracker, {"CLIENT", "GETREDIR"}};
       case 11:
-      case 12:
         return {kTracker, {"EXISTS", Key()}};
+      case 12:
+        return {kTracker, {"HGET", Key(), "f"}};
       default:
         return {kTracker, {"STRLEN", Key()}};
     }

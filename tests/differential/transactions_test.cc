@@ -27,7 +27,7 @@ class Generator : public RandomChoices {
   std::string Key() { return Pick({"a", "b", "c"}); }
 
   Args Command() {
-    switch (Uniform(30)) {
+    switch (Uniform(33)) {
       case 0:
       case 1:
         return {Case("multi")};
@@ -82,6 +82,12 @@ class Generator : public RandomChoices {
         return {"COPY", Key(), Key(), "REPLACE"};
       case 28:
         return {"PING"};
+      case 29:
+        return {"HSET", Key(), "f", Pick({"1", "2"})};
+      case 30:
+        return {"HDEL", Key(), "f"};
+      case 31:
+        return {"HINCRBY", Key(), "f", "1"};
       default:
         return {"MSET", Key(), "1", Key(), "2"};
     }

@@ -115,6 +115,22 @@ TEST_F(KeyspaceEventsTest, GenericCommands) {
   EXPECT_EQ(Events("KEA", {"FLUSHALL"}), "") << "Redis 7.0 notifies no flush";
 }
 
+TEST_F(KeyspaceEventsTest, HashCommands) {
+  EXPECT_EQ(Events("KEh", {"HSET", "h", "a", "1", "b", "2"}), Both("hset", "h"));
+  EXPECT_EQ(Events("KEh", {"HSETNX", "h", "a", "1"}), "");
+  EXPECT_EQ(Events("KEh", {"HSETNX", "h", "c", "1"}), Both("hset", "h"));
+  EXPECT_EQ(Events("KEh", {"HMSET", "h", "a", "3"}), Both("hset", "h"));
+  EXPECT_EQ(Events("KEh", {"HINCRBY", "h", "a", "1"}), Both("hincrby", "h"));
+  EXPECT_EQ(Events("KEh", {"HINCRBYFLOAT", "h", "a", "1.5"}), Both("hincrbyfloat", "h"));
+  EXPECT_EQ(Events("KEh", {"HDEL", "h", "nope"}), "");
+  EXPECT_EQ(Events("KEh", {"HDEL", "h", "a", "b"}), Both("hdel", "h"));
+  // The last field gone: the key is deleted after the hash event.
+  EXPECT_EQ(Events("KEhg", {"HDEL", "h", "c"}), Both("hdel", "h") + Both("del", "h"));
+  EXPECT_EQ(Events("Enh", {"HSET", "h2", "f", "v"}),
+            PMsg("__keyevent@0__:new", "h2") + PMsg("__keyevent@0__:hset", "h2"));
+  EXPECT_EQ(Events("Em", {"HGET", "missing", "f"}), PMsg("__keyevent@0__:keymiss", "missing"));
+}
+
 TEST_F(KeyspaceEventsTest, NewKeysComeBeforeTheCommandsEvent) {
   EXPECT_EQ(Events("En", {"SET", "k", "v"}), PMsg("__keyevent@0__:new", "k"));
   EXPECT_EQ(Events("En", {"SET", "k", "w"}), "") << "an overwrite is no new key";

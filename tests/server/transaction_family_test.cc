@@ -134,6 +134,7 @@ TEST_F(TransactionFamilyTest, WatchedKeyWrites) {
     h.Run({"SET", "k", "1"});
     h.Run({"SET", "z", "2"});
     if (write[0] == "PERSIST") h.Run({"EXPIRE", "k", "100"});
+    if (write[0] == "HSET") h.Run({"DEL", "k"});
     if (write[0] == "RENAME" && write[1] == "k2") h.Run({"SET", "k2", "1"});
     EXPECT_EQ(WatchThen(write), kNullArray);
   }
