@@ -183,6 +183,121 @@ class RedisPyTest(unittest.TestCase):
         self.assertEqual(r1.get("only-in-1"), "x")
         r1.close()
 
+    # ---- pub/sub ----
+
+    def _message(self, pubsub, timeout=5.0):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            m = pubsub.get_message(timeout=0.1)
+            if m is not None:
+                return m
+        self.fail("no pub/sub message")
+
+    def test_pubsub_channels_and_patterns(self):
+        p = self.r.pubsub()
+        p.subscribe("news", "sport")
+        self.assertEqual(self._message(p), {"type": "subscribe", "pattern": None,
+                                            "channel": "news", "data": 1})
+        self.assertEqual(self._message(p)["data"], 2)
+        p.psubscribe("n*")
+        self.assertEqual(self._message(p), {"type": "psubscribe", "pattern": None,
+                                            "channel": "n*", "data": 3})
+        self.assertEqual(self.r.publish("news", "hello"), 2)
+        self.assertEqual(self._message(p), {"type": "message", "pattern": None,
+                                            "channel": "news", "data": "hello"})
+        self.assertEqual(self._message(p), {"type": "pmessage", "pattern": "n*",
+                                            "channel": "news", "data": "hello"})
+        self.assertEqual(self.r.pubsub_numsub("news", "none"), [("news", 1), ("none", 0)])
+        self.assertEqual(self.r.pubsub_numpat(), 1)
+        self.assertEqual(sorted(self.r.pubsub_channels()), ["news", "sport"])
+        # PING in subscribed mode, through the library.
+        p.ping()
+        self.assertEqual(self._message(p)["type"], "pong")
+        p.unsubscribe()
+        p.punsubscribe()
+        kinds = sorted(self._message(p)["type"] for _ in range(3))
+        self.assertEqual(kinds, ["punsubscribe", "unsubscribe", "unsubscribe"])
+        self.assertEqual(self.r.publish("news", "gone"), 0)
+        p.close()
+
+    def test_pubsub_handlers_and_thread(self):
+        got = []
+        p = self.r.pubsub(ignore_subscribe_messages=True)
+        p.subscribe(**{"jobs": lambda m: got.append(m["data"])})
+        worker = p.run_in_thread(sleep_time=0.01)
+        try:
+            deadline = time.monotonic() + 5
+            while self.r.pubsub_numsub("jobs") != [("jobs", 1)] and time.monotonic() < deadline:
+                time.sleep(0.01)
+            for i in range(100):
+                self.r.publish("jobs", str(i))
+            while len(got) < 100 and time.monotonic() < deadline:
+                time.sleep(0.01)
+        finally:
+            worker.stop()
+            worker.join(timeout=5)
+        self.assertEqual(got, [str(i) for i in range(100)])
+
+    def test_keyspace_notifications(self):
+        self.r.config_set("notify-keyspace-events", "KEA")
+        try:
+            p = self.r.pubsub(ignore_subscribe_messages=True)
+            p.psubscribe("__keyspace@0__:*")
+            self.r.set("watched", "1")
+            self.r.expire("watched", 100)
+            self.r.delete("watched")
+            events = [self._message(p)["data"] for _ in range(3)]
+            self.assertEqual(events, ["set", "expire", "del"])
+            p.close()
+        finally:
+            self.r.config_set("notify-keyspace-events", "")
+        self.assertEqual(self.r.config_get("notify-keyspace-events"),
+                         {"notify-keyspace-events": ""})
+
+    # ---- transactions ----
+
+    def test_transaction_pipeline(self):
+        with self.r.pipeline(transaction=True) as pipe:
+            pipe.set("t1", "a").incr("t2").get("t1")
+            self.assertEqual(pipe.execute(), [True, 1, "a"])
+        # A runtime error is inside the results; raise_on_error=False returns it.
+        with self.r.pipeline(transaction=True) as pipe:
+            pipe.incr("t1").set("t3", "x")
+            result = pipe.execute(raise_on_error=False)
+            self.assertIsInstance(result[0], redis.exceptions.ResponseError)
+            self.assertEqual(result[1], True)
+        # A queueing error aborts the whole transaction.
+        with self.r.pipeline(transaction=True) as pipe:
+            pipe.set("t4", "x").execute_command("NOSUCHCOMMAND")
+            with self.assertRaises(redis.exceptions.ResponseError):
+                pipe.execute()
+        self.assertIsNone(self.r.get("t4"))
+
+    def test_watch_optimistic_locking(self):
+        self.r.set("balance", "10")
+        other = redis.Redis(host="127.0.0.1", port=self.server.port, decode_responses=True)
+        with self.r.pipeline() as pipe:
+            pipe.watch("balance")
+            current = int(pipe.get("balance"))
+            other.set("balance", "99")  # someone else writes first
+            pipe.multi()
+            pipe.set("balance", current - 1)
+            with self.assertRaises(redis.exceptions.WatchError):
+                pipe.execute()
+        self.assertEqual(self.r.get("balance"), "99")
+
+        # The usual retry loop, racing another client that increments the same key.
+        def decrement(pipe):
+            value = int(pipe.get("balance"))
+            pipe.multi()
+            pipe.set("balance", value - 1)
+
+        for _ in range(20):
+            other.incr("balance")
+            self.r.transaction(decrement, "balance")
+        self.assertEqual(self.r.get("balance"), "99")
+        other.close()
+
 
 if __name__ == "__main__":
     if len(sys.argv) > 1:

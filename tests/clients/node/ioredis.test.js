@@ -78,6 +78,71 @@ test('RESP3 (protocol: 3)', async (t) => {
   assert.equal(await redis.config('GET', 'maxclients').then(String), 'maxclients,10000');
 });
 
+// Pub/sub and transactions in each protocol the library offers.
+const protocols = major >= 6 ? [2, 3] : [undefined];
+for (const protocol of protocols) {
+  const label = protocol ? `protocol: ${protocol}` : 'default protocol';
+  const options = protocol ? { protocol } : {};
+
+  test(`pub/sub: channels, patterns, unsubscribe (${label})`, async () => {
+    const sub = connect(options);
+    const pub = connect(options);
+    const messages = [];
+    sub.on('message', (channel, message) => messages.push(['message', channel, message]));
+    sub.on('pmessage', (pattern, channel, message) =>
+      messages.push(['pmessage', pattern, channel, message]));
+    assert.equal(await sub.subscribe('news', 'sport'), 2);
+    assert.equal(await sub.psubscribe('n*'), 3);
+    assert.equal(await pub.publish('news', 'hello'), 2);
+    assert.equal(await pub.publish('sport', 'goal'), 1);
+    assert.equal(await pub.publish('nothing', 'x'), 1);
+    const deadline = Date.now() + 5000;
+    while (messages.length < 4 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+    assert.deepEqual(messages, [
+      ['message', 'news', 'hello'],
+      ['pmessage', 'n*', 'news', 'hello'],
+      ['message', 'sport', 'goal'],
+      ['pmessage', 'n*', 'nothing', 'x'],
+    ]);
+    assert.deepEqual(await pub.pubsub('NUMSUB', 'news', 'sport', 'none'),
+      ['news', 1, 'sport', 1, 'none', 0]);
+    assert.equal(await pub.pubsub('NUMPAT'), 1);
+    // (ioredis waits forever on an UNSUBSCRIBE without names while patterns remain, against Redis
+    // too: the channels are named.)
+    assert.equal(await sub.unsubscribe('news', 'sport'), 1);
+    assert.equal(await sub.punsubscribe('n*'), 0);
+    assert.equal(await pub.publish('news', 'gone'), 0);
+    // Back out of subscribed mode: ordinary commands work again.
+    assert.equal(await sub.set('after', '1'), 'OK');
+  });
+
+  test(`MULTI/EXEC and WATCH (${label})`, async () => {
+    const redis = connect(options);
+    const other = connect(options);
+    await redis.flushall();
+    assert.deepEqual(await redis.multi().set('k', '1').incr('k').get('k').exec(),
+      [[null, 'OK'], [null, 2], [null, '2']]);
+    // A runtime error is one of the results.
+    const results = await redis.multi().set('s', 'x').incr('s').exec();
+    assert.equal(results[0][1], 'OK');
+    assert.ok(results[1][0] instanceof ReplyError);
+    assert.equal(results[1][0].message, 'ERR value is not an integer or out of range');
+    // A queueing error aborts with EXECABORT.
+    await assert.rejects(redis.multi().set('q', '1').call('NOSUCHCOMMAND').exec(),
+      (e) => { assert.match(e.message, /EXECABORT/); return true; });
+    assert.equal(await redis.get('q'), null);
+    // WATCH: a write by another client makes EXEC return null.
+    assert.equal(await redis.watch('k'), 'OK');
+    assert.equal(await other.set('k', 'changed'), 'OK');
+    assert.equal(await redis.multi().set('k', 'mine').exec(), null);
+    assert.equal(await redis.get('k'), 'changed');
+    // Without interference it goes through.
+    await redis.watch('k');
+    assert.deepEqual(await redis.multi().set('k', 'mine').exec(), [[null, 'OK']]);
+    assert.equal(await redis.get('k'), 'mine');
+  });
+}
+
 test('scanStream over 1000 keys sees each once', async () => {
   const redis = connect();
   await redis.flushall();

@@ -84,6 +84,62 @@ test('RESP: 2 and RESP: 3', async (t) => {
   }
 });
 
+// Pub/sub and transactions in each protocol the library offers (v4: RESP2 only).
+for (const RESP of major >= 5 ? [2, 3] : [undefined]) {
+  const label = RESP ? `RESP: ${RESP}` : 'RESP2';
+  const options = RESP ? { RESP } : {};
+
+  test(`pub/sub: channels, patterns, unsubscribe (${label})`, async () => {
+    const sub = await connect(options);
+    const pub = await connect(options);
+    const messages = [];
+    await sub.subscribe(['news', 'sport'], (message, channel) =>
+      messages.push(['message', channel, message]));
+    await sub.pSubscribe('n*', (message, channel) => messages.push(['pmessage', channel, message]));
+    assert.equal(await pub.publish('news', 'hello'), 2);
+    assert.equal(await pub.publish('sport', 'goal'), 1);
+    assert.equal(await pub.publish('nothing', 'x'), 1);
+    const deadline = Date.now() + 5000;
+    while (messages.length < 4 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+    assert.deepEqual(messages, [
+      ['message', 'news', 'hello'],
+      ['pmessage', 'news', 'hello'],
+      ['message', 'sport', 'goal'],
+      ['pmessage', 'nothing', 'x'],
+    ]);
+    assert.deepEqual(await pub.sendCommand(['PUBSUB', 'NUMSUB', 'news', 'none']),
+      ['news', 1, 'none', 0]);
+    assert.equal(await pub.sendCommand(['PUBSUB', 'NUMPAT']), 1);
+    // (node-redis 4 and 5 wait forever on an UNSUBSCRIBE without names while patterns remain,
+    // against Redis too: the channels are named.)
+    await sub.unsubscribe(['news', 'sport']);
+    await sub.pUnsubscribe('n*');
+    assert.equal(await pub.publish('news', 'gone'), 0);
+    // Out of subscribed mode, ordinary commands work again. (node-redis 6 in RESP2 hands this
+    // reply back as a Buffer, against Redis too.)
+    assert.equal(String(await sub.set('after', '1')), 'OK');
+  });
+
+  test(`MULTI/EXEC and WATCH (${label})`, async () => {
+    const client = await connect(options);
+    const other = await connect(options);
+    await client.flushAll();
+    assert.deepEqual(await client.multi().set('k', '1').incr('k').get('k').exec(), ['OK', 2, '2']);
+    // A queueing error aborts the transaction with EXECABORT.
+    await assert.rejects(client.multi().set('q', '1').addCommand(['NOSUCHCOMMAND']).exec(),
+      (e) => { assert.match(String(e.message ?? e), /EXECABORT|unknown command/); return true; });
+    assert.equal(await client.get('q'), null);
+    // WATCH: a write by another client aborts EXEC (the library's WatchError).
+    await client.watch('k');
+    assert.equal(await other.set('k', 'changed'), 'OK');
+    await assert.rejects(client.multi().set('k', 'mine').exec(), redisLib.WatchError);
+    assert.equal(await client.get('k'), 'changed');
+    await client.watch('k');
+    assert.deepEqual(await client.multi().set('k', 'mine').exec(), ['OK']);
+    assert.equal(await client.get('k'), 'mine');
+  });
+}
+
 test('scanIterator over 1000 keys sees each once', async () => {
   const client = await connect();
   await client.flushAll();
