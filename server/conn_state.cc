@@ -9,5 +9,6 @@ namespace kv {
 // Out of line: the per-connection pub/sub, MULTI and tracking states are complete only here.
 ConnState::ConnState() = default;
 ConnState::~ConnState() = default;
+ConnState& ConnState::operator=(ConnState&&) = default;
 
 }  // namespace kv

@@ -38,6 +38,9 @@ struct ConnState {
   ~ConnState();
   ConnState(const ConnState&) = delete;
   ConnState& operator=(const ConnState&) = delete;
+  // A connection's state starts afresh (tests); the server must have forgotten the old one
+  // (ServerState::ForgetClient).
+  ConnState& operator=(ConnState&&);
 
   uint64_t id = 0;
   // The peer as Redis's getClientPeerId shows it (SLOWLOG, MONITOR, CLIENT LIST): "ip:port",

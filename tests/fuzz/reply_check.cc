@@ -72,12 +72,13 @@ bool Value(std::string_view b, size_t& pos, int depth) {
 
 }  // namespace
 
-int CountReplies(std::string_view bytes) {
+int CountReplies(std::string_view bytes, int* pushes) {
   int count = 0;
   size_t pos = 0;
   while (pos < bytes.size()) {
+    const bool push = bytes[pos] == '>';
     if (!Value(bytes, pos, 0)) return -1;
-    ++count;
+    ++(push && pushes != nullptr ? *pushes : count);
   }
   return count;
 }

@@ -41,6 +41,22 @@ void FakeClients::KillClient(uint64_t id) {
   }
 }
 
+void CommandHarness::ResetConnection() {
+  if (conn_.blocked) state_.blocking.Remove(conn_.id);
+  if (conn_.monitor) std::erase(state_.monitors, &conn_);
+  state_.ForgetClient(conn_);
+  ConnState fresh;
+  fresh.id = conn_.id;
+  fresh.addr = conn_.addr;
+  fresh.monitor_sink = this;
+  fresh.block_sink = this;
+  fresh.push_sink = this;
+  fresh.created_ms = clock_.NowMs();
+  conn_ = std::move(fresh);
+  state_.clients_by_id.emplace(conn_.id, &conn_);
+  out_.Clear();
+}
+
 std::string CommandHarness::Run(std::initializer_list<std::string_view> args) {
   return RunViews(std::vector<std::string_view>(args));
 }

@@ -94,6 +94,10 @@ class CommandHarness : private MonitorSink, private BlockedClientSink, private P
   // timer would.
   void AdvanceClock(int64_t ms);
 
+  // The harness's connection starts afresh, as a new client with the same id (the server forgets
+  // its subscriptions, transaction, watched keys and tracking); pending output is dropped.
+  void ResetConnection();
+
   ManualClock& clock() { return clock_; }
   ConnState& conn() { return conn_; }
   ServerState& state() { return state_; }
