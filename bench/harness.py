@@ -9,7 +9,7 @@ nanoseconds), then writes a Markdown report, the raw measurements as CSV and PNG
 
 Usage: bench/harness.py [--mode full|quick|smoke] [--rounds N] [--out DIR] [--only a,b,...]
 Workloads (--only): matrix, pipeline, import, latency, threads, hashes, sets, lists, zsets,
-lazyfree, streams.
+lazyfree, streams, pubsub, multi.
 """
 
 import argparse
@@ -29,6 +29,8 @@ import tempfile
 import threading
 import time
 from dataclasses import dataclass, field
+
+import fanout
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MATRIX_TESTS = ["ping_inline", "ping_mbulk", "set", "get", "incr", "mset"]
@@ -66,6 +68,11 @@ TARGETS = {
     "streams xadd -P16": (1.1, math.inf),
     "streams xrange 100 of 1M": (1.0, math.inf),
     "streams xreadgroup 10 of 1M": (1.0, math.inf),
+    # Issue 16's: messages delivered per second and server CPU per delivered message; MULTI with
+    # 10 SETs and EXEC, pipelined, by throughput.
+    "pubsub fanout": (1.0, 0.9),
+    "pubsub fanout pattern": (1.0, 0.9),
+    "multi 10 sets": (1.0, math.inf),
 }
 
 # Issue 13's memory targets: growth per element (field) after a load through redis-cli --pipe,
@@ -102,15 +109,18 @@ class Mode:
     big_set_members: int  # members of the one big set for the memory workload
     list_requests: int  # per redis-benchmark list test
     big_list_elements: int  # elements of the one big list for the memory workload
+    deliveries: int = 1_000_000  # messages delivered per pub/sub fan-out run (all subscribers)
+    transactions: int = 100_000  # MULTI + 10 SETs + EXEC blocks per run
 
 
 MODES = {
     "full": Mode([1 << i for i in range(11)], 3, 100_000, 2_000_000, 1_000_000, 1000, 200_000, 10,
-                 50_000, 100_000, 1_000_000, 100_000, 1_000_000, 200_000, 1_000_000),
+                 50_000, 100_000, 1_000_000, 100_000, 1_000_000, 200_000, 1_000_000, 2_000_000,
+                 200_000),
     "quick": Mode([1, 50, 256], 3, 100_000, 1_000_000, 1_000_000, 1000, 200_000, 10, 50_000,
-                  100_000, 1_000_000, 100_000, 1_000_000, 200_000, 1_000_000),
+                  100_000, 1_000_000, 100_000, 1_000_000, 200_000, 1_000_000, 1_000_000, 100_000),
     "smoke": Mode([1, 8], 1, 2_000, 20_000, 20_000, 100, 5_000, 0, 500, 1_000, 10_000, 1_000,
-                  10_000, 2_000, 20_000),
+                  10_000, 2_000, 20_000, 20_000, 1_000),
 }
 
 
@@ -647,6 +657,90 @@ class Harness:
         workload = "lists memory 1 x 1M 10-byte elements"
         path = self.resp_file("lists-memory.resp", big_list)
         self.alternate(lambda server, r: self.load_memory(server, r, workload, path, 1, n))
+    def pubsub(self):
+        """Issue 16's fan-out: one publisher (redis-benchmark -c 1 -P 16 PUBLISH, 16-byte
+        messages) to 1, 100 and 1,000 subscribers of one channel, and the same through a pattern;
+        the rate is messages delivered per second (publishes x subscribers, until the last byte
+        reached the last subscriber) and the CPU is the server's per delivered message. The
+        subscribers read in a process of their own; the pubsub output limit is lifted on both
+        servers so that a subscriber process slower than the server measures, not disconnects.
+        Then 100 fast subscribers beside one that never reads, under the default limit: the
+        fast ones' rate against the run without it."""
+        payload = "p" * 16
+        runs = [(n, None) for n in (1, 100, 1000)] + [(n, "ch*") for n in (1, 100, 1000)]
+        for subscribers, pattern in runs:
+            workload = "pubsub fanout" + (" pattern" if pattern else "")
+            messages = max(1000, self.mode.deliveries // subscribers)
+
+            def body(server, r, subscribers=subscribers, pattern=pattern, workload=workload,
+                     messages=messages):
+                server.command("CONFIG", "SET", "client-output-buffer-limit", "pubsub 0 0 0")
+                self.fanout_run(server, r, workload, subscribers, pattern, messages, payload)
+            self.alternate(body)
+        for slow in (False, True):
+            workload = "pubsub 100 fast" + (" + 1 slow" if slow else "")
+            messages = max(1000, self.mode.deliveries // 100)
+            self.alternate(lambda server, r, workload=workload, slow=slow, messages=messages:
+                           self.fanout_run(server, r, workload, 100, None, messages, payload,
+                                           slow=slow))
+
+    def fanout_run(self, server, r, workload, subscribers, pattern, messages, payload, slow=False):
+        proc, done = fanout.start_subscribers(server.port, subscribers, "chan", payload, messages,
+                                              pattern=pattern, slow=slow)
+        try:
+            cpu0 = server.cpu_ns()
+            start = time.time()
+            bench = subprocess.run(["redis-benchmark", "-h", "127.0.0.1", "-p", str(server.port),
+                                    "-c", "1", "-P", "16", "-n", str(messages), "PUBLISH", "chan",
+                                    payload], capture_output=True, text=True)
+            if bench.returncode != 0:
+                raise RuntimeError(f"{workload} on {server.kind}: redis-benchmark failed:\n"
+                                   f"{bench.stdout[-2000:]}{bench.stderr[-2000:]}")
+            if not done.poll(600):
+                raise RuntimeError(f"{workload}: the subscribers did not get every message")
+            last = done.recv()
+            cpu = server.cpu_ns() - cpu0
+        finally:
+            proc.join(timeout=5)
+            if proc.is_alive():
+                proc.kill()
+        deliveries = messages * subscribers
+        rate = deliveries / (last - start)
+        self.samples.append(Sample(workload, "publish", subscribers, server.kind, r, deliveries,
+                                   rate, cpu / deliveries))
+        self.log(f"{workload} {subscribers:>4} subscribers {server.kind:9} round {r}: "
+                 f"{rate:>11.0f} msg/s {cpu / deliveries:>8.0f} ns/msg")
+
+    def multi(self):
+        """MULTI, 10 SETs, EXEC, pipelined through redis-cli --pipe: transactions per second
+        and the server's CPU per transaction."""
+        count = self.mode.transactions
+
+        def generate(f):
+            for t in range(count):
+                f.write(resp_command(["MULTI"]))
+                for i in range(10):
+                    f.write(resp_command(["SET", f"key:{(t * 10 + i) % 10000}", "v" * 16]))
+                f.write(resp_command(["EXEC"]))
+
+        path = self.resp_file(f"multi-{count}.resp", generate)
+
+        def body(server, r):
+            cpu0 = server.cpu_ns()
+            start = time.perf_counter()
+            with open(path, "rb") as f:
+                out = subprocess.run(["redis-cli", "-h", "127.0.0.1", "-p", str(server.port),
+                                      "--pipe"], stdin=f, check=True, capture_output=True,
+                                     text=True).stdout
+            seconds = time.perf_counter() - start
+            if f"errors: 0, replies: {count * 12}" not in out:
+                raise RuntimeError(f"transactions on {server.kind} failed:\n{out}")
+            cpu = (server.cpu_ns() - cpu0) / count
+            self.samples.append(Sample("multi 10 sets", "multi", 1, server.kind, r, count,
+                                       count / seconds, cpu))
+            self.log(f"multi 10 sets {server.kind:9} round {r}: {count / seconds:>9.0f} tx/s "
+                     f"{cpu:>8.0f} ns/tx")
+        self.alternate(body)
 
     def lazyfree(self):
         """Issue 13's lazy freeing workload: one client loops GET, one request at a time, while
@@ -980,6 +1074,20 @@ def other_target_rows(samples):
                             if workload.startswith("hashes memory ")
                             else f"{workload}: memory per element")
                     rows.append((f"{name}, {label}", statistics.median(ratios), limit))
+                    rows.append((f"{workload[len('hashes memory '):]} hash fields: memory per "
+                                 f"field, {label}", statistics.median(ratios), limit))
+    # Issue 16: beside a subscriber that never reads, the fast ones keep at least the share of
+    # their rate that Redis's keep (their rate with it over without it, kvserver's / Redis's).
+    slow = {c.clients: c for c in cells(samples, "pubsub 100 fast + 1 slow")}
+    fast = {c.clients: c for c in cells(samples, "pubsub 100 fast")}
+    for n, c in slow.items():
+        if n in fast:
+            kept = {}
+            for label, s_side, f_side in (("kv", c.kv, fast[n].kv), ("redis", c.redis,
+                                                                      fast[n].redis)):
+                kept[label] = c.median(s_side, "throughput") / fast[n].median(f_side, "throughput")
+            rows.append(("pub/sub: redis's share of fast rate kept beside a slow subscriber, over "
+                         "kvserver's", kept["redis"] / kept["kv"], 1.0))
     for c in cells(samples):
         if c.workload.startswith("latency") and c.ratios("p99_ms"):
             rows.append((f"GET p99, {c.workload[len('latency '):]}",
@@ -1105,11 +1213,12 @@ def main():
     parser.add_argument("--kvserver", default=os.path.join(ROOT, "build", "server", "kvserver"))
     parser.add_argument("--only",
                         default="matrix,pipeline,import,latency,threads,hashes,sets,lists,zsets,"
-                        "lazyfree,streams")
+                        "lazyfree,streams,pubsub,multi")
     opts = parser.parse_args()
     opts.only = [w for w in opts.only.split(",") if w]
     unknown = set(opts.only) - {"matrix", "pipeline", "import", "latency", "threads", "hashes",
-                                "sets", "lists", "zsets", "lazyfree", "streams"}
+                                "sets", "lists", "zsets", "lazyfree", "streams", "pubsub",
+                                "multi"}
     if unknown:
         parser.error(f"unknown workloads: {', '.join(sorted(unknown))}")
     if MODES[opts.mode].long_seconds == 0 and "threads" in opts.only:
