@@ -25,8 +25,7 @@ bool Db::EraseKey(std::string_view key, bool lazy) {
   return true;
 }
 
-bool Db::ExpireIfNeeded(std::string_view key, int64_t now_ms) {
-  if (expires_.empty()) return false;
+bool Db::ExpireVolatile(std::string_view key, int64_t now_ms) {
   auto it = expires_.find(key);
   // Redis's keyIsExpired(): a key is expired once the time is past its deadline, so at the
   // deadline itself it still exists (with a TTL of 0).
