@@ -391,7 +391,7 @@ void RadiusGeneric(CommandContext& ctx, size_t src_index, int flags) {
   const bool store = !storekey.empty();
   if (z == nullptr) {
     if (store) {
-      if (ctx.db().Delete(storekey, ctx.now_ms)) ctx.CountChanges();
+      DeleteStoreDestination(ctx, storekey);
       return ctx.reply.Integer(0);
     }
     return ctx.reply.ArrayHeader(0);
@@ -444,7 +444,7 @@ void RadiusGeneric(CommandContext& ctx, size_t src_index, int flags) {
     return;
   }
   if (returned == 0) {
-    if (ctx.db().Delete(storekey, ctx.now_ms)) ctx.CountChanges();
+    DeleteStoreDestination(ctx, storekey);
     return ctx.reply.Integer(0);
   }
   auto dst = std::make_unique<ZSet>(true);
@@ -458,6 +458,7 @@ void RadiusGeneric(CommandContext& ctx, size_t src_index, int flags) {
   }
   dst->ConvertToListPackIfNeeded(maxelelen, totelelen, ZSetLimits(ctx));
   StoreZSet(ctx, storekey, std::move(dst));
+  ctx.Notify(kNotifyZset, (flags & kGeoSearch) ? "geosearchstore" : "georadiusstore", storekey);
   ctx.CountChanges(returned);
   ctx.reply.Integer(static_cast<int64_t>(returned));
 }

@@ -71,6 +71,8 @@ void PfAdd(CommandContext& ctx) {
     if (r == -1) return ctx.reply.Error(kInvalidHll);
   }
   if (updated != 0) {
+    ctx.KeyModified(key);
+    ctx.Notify(kNotifyString, "pfadd", key);
     ctx.CountChanges(updated);
     hll::InvalidateCache(s);
   }
@@ -99,6 +101,8 @@ void PfCount(CommandContext& ctx) {
   if (!hll::CachedCardinality(s.view(), &card)) {
     if (!hll::Count(s.view(), &card)) return ctx.reply.Error(kInvalidHll);
     hll::SetCachedCardinality(s, card);
+    // A read that rewrites the cached cardinality: Redis signals the key (WATCH, tracking).
+    ctx.KeyModified(ctx.args[1]);
     ctx.CountChanges();
   }
   ctx.reply.Integer(static_cast<int64_t>(card));
@@ -125,6 +129,9 @@ void PfMerge(CommandContext& ctx) {
     if (max[j] != 0) hll::SetRegister(s, j, max[j], max_bytes);
   }
   hll::InvalidateCache(s);
+  ctx.KeyModified(key);
+  // Redis notifies PFMERGE as a "pfadd", a mass-add of elements.
+  ctx.Notify(kNotifyString, "pfadd", key);
   ctx.CountChanges();
   ctx.reply.Ok();
 }

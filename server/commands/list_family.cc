@@ -91,9 +91,24 @@ List& AddList(CommandContext& ctx, std::string_view key) {
   return AddAggregate<List>(ctx, key, NewList(ctx));
 }
 
-// After elements were popped: an emptied list goes, and the changes count (listElementsRemoved).
-void ElementsRemoved(CommandContext& ctx, std::string_view key, const List& list, size_t n) {
-  DeleteIfEmpty(ctx, key, list);
+// Redis's "lpop"/"rpop" event name for popping from `end`.
+std::string_view PopEvent(End end) { return end == End::kHead ? "lpop" : "rpop"; }
+std::string_view PushEvent(End end) { return end == End::kHead ? "lpush" : "rpush"; }
+
+// Deletes `key` once its list is empty, with the "del" event (Redis's dbDelete after a pop).
+bool DeleteIfEmptyNotify(CommandContext& ctx, std::string_view key, const List& list) {
+  if (!DeleteIfEmpty(ctx, key, list)) return false;
+  ctx.Notify(kNotifyGeneric, "del", key);
+  return true;
+}
+
+// After elements were popped from `end` (listElementsRemoved): the pop event, an emptied list
+// goes, the key is signalled modified and the changes count.
+void ElementsRemoved(CommandContext& ctx, std::string_view key, End end, const List& list,
+                     size_t n) {
+  ctx.Notify(kNotifyList, PopEvent(end), key);
+  DeleteIfEmptyNotify(ctx, key, list);
+  ctx.KeyModified(key);
   ctx.CountChanges(n);
 }
 
@@ -120,7 +135,7 @@ void PopRange(CommandContext& ctx, std::string_view key, List& list, End end, lo
     ReplyRange(ctx, list, -n, -1, true);
   }
   list.PopMany(end, static_cast<size_t>(n));
-  ElementsRemoved(ctx, key, list, static_cast<size_t>(n));
+  ElementsRemoved(ctx, key, end, list, static_cast<size_t>(n));
 }
 
 // listPopRangeAndReplyWithKey: [key, [elements]] (LMPOP, BLMPOP).
@@ -143,6 +158,8 @@ void PushGeneric(CommandContext& ctx, End end, bool only_existing) {
   for (size_t i = 2; i < ctx.args.size(); ++i) list->Push(ctx.args[i], end);
   ctx.CountChanges(ctx.args.size() - 2);
   ctx.reply.Integer(static_cast<int64_t>(list->size()));
+  ctx.KeyModified(key);
+  ctx.Notify(kNotifyList, PushEvent(end), key);
 }
 
 void LPush(CommandContext& ctx) { PushGeneric(ctx, End::kHead, false); }
@@ -164,6 +181,8 @@ void LInsert(CommandContext& ctx) {
   if (!WriteList(ctx, ctx.args[1], &list)) return;
   if (list == nullptr) return ctx.reply.Integer(0);
   if (!list->Insert(ctx.args[3], ctx.args[4], after)) return ctx.reply.Integer(-1);
+  ctx.KeyModified(ctx.args[1]);
+  ctx.Notify(kNotifyList, "linsert", ctx.args[1]);
   ctx.CountChanges();
   ctx.reply.Integer(static_cast<int64_t>(list->size()));
 }
@@ -257,8 +276,10 @@ void LSet(CommandContext& ctx) {
   long index;
   if (!ParseLong(ctx, ctx.args[2], &index)) return;
   if (!list->Set(index, ctx.args[3])) return ctx.reply.Error(kIndexOutOfRange);
-  ctx.CountChanges();
   ctx.reply.Ok();
+  ctx.KeyModified(ctx.args[1]);
+  ctx.Notify(kNotifyList, "lset", ctx.args[1]);
+  ctx.CountChanges();
 }
 
 // LREM key count element
@@ -270,7 +291,11 @@ void LRem(CommandContext& ctx) {
   if (list == nullptr) return ctx.reply.Integer(0);
   const size_t removed = list->Remove(count, ctx.args[3]);
   ctx.CountChanges(removed);
-  DeleteIfEmpty(ctx, ctx.args[1], *list);
+  if (removed != 0) {
+    ctx.KeyModified(ctx.args[1]);
+    ctx.Notify(kNotifyList, "lrem", ctx.args[1]);
+  }
+  DeleteIfEmptyNotify(ctx, ctx.args[1], *list);
   ctx.reply.Integer(static_cast<int64_t>(removed));
 }
 
@@ -298,7 +323,10 @@ void LTrim(CommandContext& ctx) {
     from_tail = len - end - 1;
   }
   list->Trim(static_cast<size_t>(from_head), static_cast<size_t>(from_tail));
-  DeleteIfEmpty(ctx, ctx.args[1], *list);
+  // Redis notifies "ltrim" and signals the key even when nothing was trimmed.
+  ctx.Notify(kNotifyList, "ltrim", ctx.args[1]);
+  DeleteIfEmptyNotify(ctx, ctx.args[1], *list);
+  ctx.KeyModified(ctx.args[1]);
   ctx.CountChanges(static_cast<uint64_t>(from_head + from_tail));
   ctx.reply.Ok();
 }
@@ -319,7 +347,7 @@ void PopGeneric(CommandContext& ctx, End end) {
   if (!has_count) {
     ReplyElement(ctx.reply, list->Peek(end));
     list->Pop(end);
-    return ElementsRemoved(ctx, key, *list, 1);
+    return ElementsRemoved(ctx, key, end, *list, 1);
   }
   PopRange(ctx, key, *list, end, count);
 }
@@ -341,12 +369,21 @@ void MoveGeneric(CommandContext& ctx, End from, End to) {
   char buf[ListPackValue::kIntBufSize];
   const std::string value(src->Peek(from).ToString(buf));
   src->Pop(from);
+  // lmoveHandlePush: the destination is signalled before the push, then its push event; then
+  // the source's pop event and its deletion when emptied.
   if (dst == nullptr) dst = &AddList(ctx, dst_key);
+  ctx.KeyModified(dst_key);
   dst->Push(value, to);
+  ctx.Notify(kNotifyList, PushEvent(to), dst_key);
   ctx.reply.Bulk(value);
-  DeleteIfEmpty(ctx, src_key, *src);
-  // A served BLMOVE counts no change, as Redis's serveClientBlockedOnList.
-  if (ctx.blocked_key == nullptr) ctx.CountChanges();
+  ctx.Notify(kNotifyList, PopEvent(from), src_key);
+  DeleteIfEmptyNotify(ctx, src_key, *src);
+  // A served BLMOVE signals no change to the source (its push already did) and counts none, as
+  // Redis's serveClientBlockedOnList.
+  if (ctx.blocked_key == nullptr) {
+    ctx.KeyModified(src_key);
+    ctx.CountChanges();
+  }
 }
 
 void LMove(CommandContext& ctx) {
@@ -430,9 +467,11 @@ void BlockingPop(CommandContext& ctx, std::span<const std::string_view> keys, En
     ctx.reply.Bulk(key);
     ReplyElement(ctx.reply, list->Peek(end));
     list->Pop(end);
-    DeleteIfEmpty(ctx, key, *list);
-    // Served from a ready key, Redis counts no change (serveClientBlockedOnList).
-    if (ctx.blocked_key == nullptr) ctx.CountChanges();
+    // Served from a ready key, Redis signals and counts no change (serveClientBlockedOnList:
+    // the push that made the key ready signalled it).
+    if (ctx.blocked_key == nullptr) return ElementsRemoved(ctx, key, end, *list, 1);
+    ctx.Notify(kNotifyList, PopEvent(end), key);
+    DeleteIfEmptyNotify(ctx, key, *list);
     return;
   }
   // Where a client may not block (MULTI, scripts), nothing to pop is a timeout at once.

@@ -73,19 +73,32 @@ bool ReadSets(CommandContext& ctx, std::span<const std::string_view> keys,
   return true;
 }
 
-// Stores `result` at `key` (Redis's setKey: any old value and its TTL go) when it has members,
-// else deletes the key; replies the size, as every *STORE does.
-void StoreResult(CommandContext& ctx, std::string_view key, std::unique_ptr<Set> result) {
+// A *STORE's empty result: the destination goes, with its "del" event.
+void DeleteDestination(CommandContext& ctx, std::string_view key) {
+  if (!ctx.db().Delete(key, ctx.now_ms)) return;
+  ctx.CountChanges();
+  ctx.KeyModified(key);
+  ctx.Notify(kNotifyGeneric, "del", key);
+}
+
+// Stores `result` at `key` (Redis's setKey: any old value and its TTL go, the key is signalled)
+// with the command's `event` when it has members, else deletes the key; replies the size, as
+// every *STORE does.
+void StoreResult(CommandContext& ctx, std::string_view key, std::unique_ptr<Set> result,
+                 std::string_view event) {
   const size_t n = result->size();
   if (n > 0) {
     DetachedValue value;
     value.aggregate = std::move(result);
     ctx.db().Put(key, std::move(value), kNoExpiry);
+    ctx.KeyModified(key);
+    ctx.reply.Integer(static_cast<int64_t>(n));
+    ctx.Notify(kNotifySet, event, key);
     ctx.CountChanges();
-  } else if (ctx.db().Delete(key, ctx.now_ms)) {
-    ctx.CountChanges();
+    return;
   }
-  ctx.reply.Integer(static_cast<int64_t>(n));
+  ctx.reply.Integer(0);
+  DeleteDestination(ctx, key);
 }
 
 // A set reply of integers, in the given order.
@@ -176,6 +189,10 @@ void SAdd(CommandContext& ctx) {
   const size_t max = MaxIntSetEntries(ctx);
   int64_t added = 0;
   for (size_t i = 2; i < ctx.args.size(); ++i) added += set->Add(ctx.args[i], max);
+  if (added != 0) {
+    ctx.KeyModified(key);
+    ctx.Notify(kNotifySet, "sadd", key);
+  }
   ctx.CountChanges(static_cast<uint64_t>(added));
   ctx.reply.Integer(added);
 }
@@ -185,12 +202,18 @@ void SRem(CommandContext& ctx) {
   Set* set;
   if (!WriteAggregate<Set>(ctx, key, &set)) return;
   int64_t removed = 0;
+  bool key_removed = false;
   if (set != nullptr) {
     for (size_t i = 2; i < ctx.args.size(); ++i) {
       if (!set->Remove(ctx.args[i])) continue;
       ++removed;
-      if (DeleteIfEmpty(ctx, key, *set)) break;
+      if ((key_removed = DeleteIfEmpty(ctx, key, *set))) break;
     }
+  }
+  if (removed != 0) {
+    ctx.KeyModified(key);
+    ctx.Notify(kNotifySet, "srem", key);
+    if (key_removed) ctx.Notify(kNotifyGeneric, "del", key);
   }
   ctx.CountChanges(static_cast<uint64_t>(removed));
   ctx.reply.Integer(removed);
@@ -209,10 +232,16 @@ void SMove(CommandContext& ctx) {
   Set& from = src->As<Set>();
   if (src == dst) return ctx.reply.Integer(from.Contains(member) ? 1 : 0);
   if (!from.Remove(member)) return ctx.reply.Integer(0);
-  DeleteIfEmpty(ctx, src_key, from);
+  ctx.Notify(kNotifySet, "srem", src_key);
+  if (DeleteIfEmpty(ctx, src_key, from)) ctx.Notify(kNotifyGeneric, "del", src_key);
   Set* to = dst != nullptr ? &dst->As<Set>() : &AddAggregate(ctx, dst_key, Set::ForMember(member));
+  ctx.KeyModified(src_key);
   ctx.CountChanges();
-  if (to->Add(member, MaxIntSetEntries(ctx))) ctx.CountChanges();
+  if (to->Add(member, MaxIntSetEntries(ctx))) {
+    ctx.CountChanges();
+    ctx.KeyModified(dst_key);
+    ctx.Notify(kNotifySet, "sadd", dst_key);
+  }
   ctx.reply.Integer(1);
 }
 
@@ -255,6 +284,7 @@ void SPopWithCount(CommandContext& ctx) {
   if (!FindSetForWrite(ctx, key, &value, &set)) return;
   if (set == nullptr || count == 0) return ctx.reply.SetHeader(0);
   const uint64_t size = set->size();
+  ctx.Notify(kNotifySet, "spop", key);
   ctx.CountChanges(std::min(count, size));
 
   // The whole set: as SUNION of it, then the key goes.
@@ -264,6 +294,8 @@ void SPopWithCount(CommandContext& ctx) {
     const Set* one[] = {set};
     ReplyUnion(ctx, one);
     ctx.db().Delete(key, ctx.now_ms);
+    ctx.Notify(kNotifyGeneric, "del", key);
+    ctx.KeyModified(key);
     return;
   }
 
@@ -275,6 +307,7 @@ void SPopWithCount(CommandContext& ctx) {
     for (uint64_t i = 0; i < count; ++i) {
       set->PopRandom(random, [&](std::string_view m) { ctx.reply.Bulk(m); });
     }
+    ctx.KeyModified(key);
     return;
   }
   // Most of the set goes: move the members that stay into a new set (made as SADD would make it,
@@ -295,6 +328,7 @@ void SPopWithCount(CommandContext& ctx) {
   replacement.lru = value->lru();
   Db& db = ctx.db();
   db.Put(key, std::move(replacement), db.GetExpire(key));
+  ctx.KeyModified(key);
 }
 
 void SPop(CommandContext& ctx) {
@@ -305,7 +339,9 @@ void SPop(CommandContext& ctx) {
   if (!WriteAggregate<Set>(ctx, key, &set)) return;
   if (set == nullptr) return ctx.reply.Null();
   set->PopRandom(RandomFn(ctx), [&](std::string_view m) { ctx.reply.Bulk(m); });
-  DeleteIfEmpty(ctx, key, *set);
+  ctx.Notify(kNotifySet, "spop", key);
+  if (DeleteIfEmpty(ctx, key, *set)) ctx.Notify(kNotifyGeneric, "del", key);
+  ctx.KeyModified(key);
   ctx.CountChanges();
 }
 
@@ -396,7 +432,7 @@ void Intersect(CommandContext& ctx, std::span<const std::string_view> keys, Inte
     // A missing key is an empty set, and so is the intersection.
     switch (mode) {
       case InterMode::kStore:
-        if (ctx.db().Delete(dst_key, ctx.now_ms)) ctx.CountChanges();
+        DeleteDestination(ctx, dst_key);
         return ctx.reply.Integer(0);
       case InterMode::kCardinality:
         return ctx.reply.Integer(0);
@@ -454,7 +490,7 @@ void Intersect(CommandContext& ctx, std::span<const std::string_view> keys, Inte
     case InterMode::kCardinality:
       return ctx.reply.Integer(static_cast<int64_t>(cardinality));
     case InterMode::kStore:
-      return StoreResult(ctx, dst_key, std::move(result));
+      return StoreResult(ctx, dst_key, std::move(result), "sinterstore");
     case InterMode::kReply:
       if (first.is_intset()) return ReplyInts(ctx, ints);
       ctx.reply.SetHeader(members.size());
@@ -556,7 +592,7 @@ void SUnionStore(CommandContext& ctx) {
   for (const Set* s : sets) {
     if (s != nullptr) s->ForEach([&](std::string_view m) { result->Add(m, max); });
   }
-  StoreResult(ctx, ctx.args[1], std::move(result));
+  StoreResult(ctx, ctx.args[1], std::move(result), "sunionstore");
 }
 
 void SDiffStore(CommandContext& ctx) {
@@ -582,7 +618,7 @@ void SDiffStore(CommandContext& ctx) {
       }
     }
   }
-  StoreResult(ctx, ctx.args[1], std::move(result));
+  StoreResult(ctx, ctx.args[1], std::move(result), "sdiffstore");
 }
 
 // ---- SSCAN ----

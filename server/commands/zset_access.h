@@ -18,17 +18,28 @@ inline ZSet::Limits ZSetLimits(const CommandContext& ctx) {
           static_cast<size_t>(ctx.server.config.zset_max_listpack_value)};
 }
 
-// Redis's setKey(..., 0): `key` gets `z`, replacing whatever it held and its TTL. A new key wakes
-// the clients blocked on it (dbAdd); an overwritten one does not (dbOverwrite).
+// Redis's setKey(..., 0): `key` gets `z`, replacing whatever it held and its TTL, and is
+// signalled modified. A new key wakes the clients blocked on it (dbAdd); an overwritten one does
+// not (dbOverwrite).
 inline void StoreZSet(CommandContext& ctx, std::string_view key, std::unique_ptr<ZSet> z) {
   Db& db = ctx.db();
   if (db.Find(key, ctx.now_ms) == nullptr) {
     AddAggregate(ctx, key, std::move(z));
-    return;
+  } else {
+    DetachedValue v;
+    v.aggregate = std::move(z);
+    db.Put(key, std::move(v), kNoExpiry);
   }
-  DetachedValue v;
-  v.aggregate = std::move(z);
-  db.Put(key, std::move(v), kNoExpiry);
+  ctx.KeyModified(key);
+}
+
+// A *STORE's empty result: the destination goes (dbDelete), signalled, with its "del" event and
+// a change counted.
+inline void DeleteStoreDestination(CommandContext& ctx, std::string_view key) {
+  if (!ctx.db().Delete(key, ctx.now_ms)) return;
+  ctx.KeyModified(key);
+  ctx.Notify(kNotifyGeneric, "del", key);
+  ctx.CountChanges();
 }
 
 // ZADD itself, on ctx.args (GEOADD turns its coordinates into scores and runs it).

@@ -218,10 +218,18 @@ void AddGeneric(CommandContext& ctx, int flags) {
     ctx.CountChanges(static_cast<uint64_t>(added + updated));
   }
   if (incr) {
-    if (processed != 0) return ctx.reply.Double(score);
-    return ctx.reply.Null();
+    if (processed != 0) {
+      ctx.reply.Double(score);
+    } else {
+      ctx.reply.Null();
+    }
+  } else {
+    ctx.reply.Integer(ch ? added + updated : added);
   }
-  ctx.reply.Integer(ch ? added + updated : added);
+  if (added + updated != 0) {
+    ctx.KeyModified(key);
+    ctx.Notify(kNotifyZset, incr ? "zincr" : "zadd", key);
+  }
 }
 
 void ZAdd(CommandContext& ctx) { AddGeneric(ctx, 0); }
@@ -233,9 +241,15 @@ void ZRem(CommandContext& ctx) {
   if (!WriteZSet(ctx, key, &z)) return;
   if (z == nullptr) return ctx.reply.Integer(0);
   int64_t deleted = 0;
+  bool key_removed = false;
   for (size_t j = 2; j < ctx.args.size(); ++j) {
     deleted += z->Remove(ctx.args[j]);
-    if (DeleteIfEmpty(ctx, key, *z)) break;
+    if ((key_removed = DeleteIfEmpty(ctx, key, *z))) break;
+  }
+  if (deleted != 0) {
+    ctx.Notify(kNotifyZset, "zrem", key);
+    if (key_removed) ctx.Notify(kNotifyGeneric, "del", key);
+    ctx.KeyModified(key);
   }
   ctx.CountChanges(static_cast<uint64_t>(deleted));
   ctx.reply.Integer(deleted);
@@ -276,7 +290,14 @@ void RemRangeGeneric(CommandContext& ctx, RangeType type) {
   } else {
     deleted = z->DeleteRangeByLex(lex);
   }
-  DeleteIfEmpty(ctx, key, *z);
+  const bool key_removed = DeleteIfEmpty(ctx, key, *z);
+  if (deleted != 0) {
+    static constexpr std::string_view kEvents[] = {"zremrangebyrank", "zremrangebyrank",
+                                                   "zremrangebyscore", "zremrangebylex"};
+    ctx.KeyModified(key);
+    ctx.Notify(kNotifyZset, kEvents[static_cast<int>(type)], key);
+    if (key_removed) ctx.Notify(kNotifyGeneric, "del", key);
+  }
   ctx.CountChanges(deleted);
   ctx.reply.Integer(static_cast<int64_t>(deleted));
 }
@@ -379,11 +400,12 @@ class RangeSink {
     if (stored_ != 0) {
       StoreZSet(ctx_, dst_key_, std::move(dst_));
       ctx_.reply.Integer(static_cast<int64_t>(stored_));
+      ctx_.Notify(kNotifyZset, "zrangestore", dst_key_);
       ctx_.CountChanges();
       return;
     }
     ctx_.reply.Integer(0);
-    if (ctx_.db().Delete(dst_key_, ctx_.now_ms)) ctx_.CountChanges();
+    DeleteStoreDestination(ctx_, dst_key_);
   }
 
  private:
@@ -633,7 +655,10 @@ void PopFrom(CommandContext& ctx, std::string_view key, ZSet& z, bool max, bool 
     z.DeleteRangeByRank(0, rangelen - 1);
   }
   ctx.CountChanges(rangelen);
-  DeleteIfEmpty(ctx, key, z);
+  // Also when serving a blocked client: Redis's genericZpopCommand signals the key either way.
+  ctx.Notify(kNotifyZset, max ? "zpopmax" : "zpopmin", key);
+  ctx.KeyModified(key);
+  if (DeleteIfEmpty(ctx, key, z)) ctx.Notify(kNotifyGeneric, "del", key);
 }
 
 void PopMinMax(CommandContext& ctx, bool max) {
@@ -932,7 +957,7 @@ void SetOpGeneric(CommandContext& ctx, std::string_view dst_key, size_t numkeys_
   if (!dst_key.empty()) {
     if (result.empty()) {
       ctx.reply.Integer(0);
-      if (ctx.db().Delete(dst_key, ctx.now_ms)) ctx.CountChanges();
+      DeleteStoreDestination(ctx, dst_key);
       return;
     }
     auto dst = std::make_unique<ZSet>(true);
@@ -946,6 +971,8 @@ void SetOpGeneric(CommandContext& ctx, std::string_view dst_key, size_t numkeys_
     const size_t n = dst->size();
     StoreZSet(ctx, dst_key, std::move(dst));
     ctx.reply.Integer(static_cast<int64_t>(n));
+    static constexpr std::string_view kEvents[] = {"zunionstore", "zinterstore", "zdiffstore"};
+    ctx.Notify(kNotifyZset, kEvents[static_cast<int>(op)], dst_key);
     ctx.CountChanges();
     return;
   }

@@ -1,6 +1,7 @@
 // Keyspace notifications through the real dispatcher: the classes of notify-keyspace-events,
-// CONFIG GET's rendering, and the events of every string, bitmap and keyspace command, of lazy and
-// active expiry, eviction and key misses, with Redis's names and order.
+// CONFIG GET's rendering, and the events of every string, bitmap, keyspace, hash, list, set,
+// sorted set, geo and HyperLogLog command (served blocked clients included), of lazy and active
+// expiry, eviction and key misses, with Redis's names and order.
 
 #include "server/keyspace_events.h"
 
@@ -129,6 +130,168 @@ TEST_F(KeyspaceEventsTest, HashCommands) {
   EXPECT_EQ(Events("Enh", {"HSET", "h2", "f", "v"}),
             PMsg("__keyevent@0__:new", "h2") + PMsg("__keyevent@0__:hset", "h2"));
   EXPECT_EQ(Events("Em", {"HGET", "missing", "f"}), PMsg("__keyevent@0__:keymiss", "missing"));
+}
+
+// Only the keyevent channel: one message per event, named by the event.
+std::string Ev(std::string_view event, std::string_view key) {
+  return PMsg("__keyevent@0__:" + std::string(event), key);
+}
+
+TEST_F(KeyspaceEventsTest, ListCommands) {
+  EXPECT_EQ(Events("KEl", {"RPUSH", "l", "a", "b", "c", "d"}), Both("rpush", "l"));
+  EXPECT_EQ(Events("El", {"LPUSH", "l", "z"}), Ev("lpush", "l"));
+  EXPECT_EQ(Events("El", {"LPUSHX", "nol", "z"}), "");
+  EXPECT_EQ(Events("El", {"RPUSHX", "l", "y"}), Ev("rpush", "l"));
+  EXPECT_EQ(Events("El", {"LINSERT", "l", "BEFORE", "a", "x"}), Ev("linsert", "l"));
+  EXPECT_EQ(Events("El", {"LINSERT", "l", "BEFORE", "nope", "x"}), "");
+  EXPECT_EQ(Events("El", {"LSET", "l", "0", "q"}), Ev("lset", "l"));
+  EXPECT_EQ(Events("El", {"LREM", "l", "0", "nope"}), "");
+  EXPECT_EQ(Events("El", {"LREM", "l", "0", "x"}), Ev("lrem", "l"));
+  EXPECT_EQ(Events("El", {"LPOP", "l"}), Ev("lpop", "l"));
+  EXPECT_EQ(Events("El", {"RPOP", "l", "2"}), Ev("rpop", "l"));
+  EXPECT_EQ(Events("El", {"LPOP", "l", "0"}), "");
+  EXPECT_EQ(Events("El", {"LMPOP", "2", "nol", "l", "LEFT"}), Ev("lpop", "l"));
+  // LTRIM notifies even when it keeps everything.
+  EXPECT_EQ(Events("El", {"LTRIM", "l", "0", "-1"}), Ev("ltrim", "l"));
+  EXPECT_EQ(Events("El", {"LRANGE", "l", "0", "-1"}), "");
+  // LMOVE: the destination's push, then the source's pop (and its deletion when emptied).
+  h.Run({"DEL", "l"});
+  h.Run({"RPUSH", "src", "1", "2"});
+  EXPECT_EQ(Events("Elgn", {"LMOVE", "src", "dst", "LEFT", "RIGHT"}),
+            Ev("new", "dst") + Ev("rpush", "dst") + Ev("lpop", "src"));
+  EXPECT_EQ(Events("Elg", {"RPOPLPUSH", "src", "dst"}),
+            Ev("lpush", "dst") + Ev("rpop", "src") + Ev("del", "src"));
+  EXPECT_EQ(Events("Elg", {"LMOVE", "dst", "dst", "LEFT", "LEFT"}),
+            Ev("lpush", "dst") + Ev("lpop", "dst"));
+  // The last element gone: "del" after the list event.
+  EXPECT_EQ(Events("Elg", {"RPOP", "dst", "5"}), Ev("rpop", "dst") + Ev("del", "dst"));
+  h.Run({"RPUSH", "l", "a"});
+  EXPECT_EQ(Events("Elg", {"LREM", "l", "1", "a"}), Ev("lrem", "l") + Ev("del", "l"));
+  h.Run({"RPUSH", "l", "a"});
+  EXPECT_EQ(Events("Elg", {"LTRIM", "l", "1", "0"}), Ev("ltrim", "l") + Ev("del", "l"));
+  h.Run({"RPUSH", "l", "a"});
+  EXPECT_EQ(Events("Elg", {"BLPOP", "l", "0"}), Ev("lpop", "l") + Ev("del", "l"));
+  EXPECT_EQ(Events("Elg", {"LPUSH", "l", "1"}), Ev("lpush", "l"));
+  EXPECT_EQ(Events("Elg", {"BLMPOP", "0", "1", "l", "RIGHT", "COUNT", "3"}),
+            Ev("rpop", "l") + Ev("del", "l"));
+}
+
+TEST_F(KeyspaceEventsTest, ServedBlockedListClientsNotifyThePops) {
+  CommandHarness::Client& blocked = h.NewClient();
+  CommandHarness::Client& mover = h.NewClient();
+  blocked.Run({"BLPOP", "q", "0"});
+  mover.Run({"BLMOVE", "q2", "moved", "RIGHT", "LEFT", "0"});
+  EXPECT_EQ(Events("Elg", {"RPUSH", "q", "a", "b"}), Ev("rpush", "q") + Ev("lpop", "q"));
+  EXPECT_EQ(blocked.TakeOutput(), "*2\r\n" + Bulk("q") + Bulk("a"));
+  EXPECT_EQ(Events("Elg", {"RPUSH", "q2", "x"}),
+            Ev("rpush", "q2") + Ev("lpush", "moved") + Ev("rpop", "q2") + Ev("del", "q2"));
+  EXPECT_EQ(mover.TakeOutput(), Bulk("x"));
+}
+
+TEST_F(KeyspaceEventsTest, SetCommands) {
+  EXPECT_EQ(Events("KEs", {"SADD", "s", "1", "2", "3"}), Both("sadd", "s"));
+  EXPECT_EQ(Events("Es", {"SADD", "s", "1"}), "");
+  EXPECT_EQ(Events("Es", {"SREM", "s", "9"}), "");
+  EXPECT_EQ(Events("Es", {"SREM", "s", "1"}), Ev("srem", "s"));
+  EXPECT_EQ(Events("Esg", {"SMOVE", "s", "s", "2"}), "");
+  EXPECT_EQ(Events("Esg", {"SMOVE", "s", "t", "9"}), "");
+  EXPECT_EQ(Events("Esgn", {"SMOVE", "s", "t", "2"}),
+            Ev("srem", "s") + Ev("new", "t") + Ev("sadd", "t"));
+  h.Run({"SADD", "u", "3"});
+  // The member already in the destination: no "sadd".
+  EXPECT_EQ(Events("Esg", {"SMOVE", "s", "u", "3"}), Ev("srem", "s") + Ev("del", "s"));
+  EXPECT_EQ(Events("Esg", {"SREM", "u", "3", "4"}), Ev("srem", "u") + Ev("del", "u"));
+  h.Run({"SADD", "p", "1", "2", "3"});
+  EXPECT_EQ(Events("Esg", {"SPOP", "p"}), Ev("spop", "p"));
+  EXPECT_EQ(Events("Esg", {"SPOP", "p", "1"}), Ev("spop", "p"));
+  EXPECT_EQ(Events("Esg", {"SPOP", "p", "0"}), "");
+  EXPECT_EQ(Events("Esg", {"SPOP", "p", "5"}), Ev("spop", "p") + Ev("del", "p"));
+  h.Run({"SADD", "p", "1"});
+  EXPECT_EQ(Events("Esg", {"SPOP", "p"}), Ev("spop", "p") + Ev("del", "p"));
+  h.Run({"SADD", "a", "1", "2"});
+  h.Run({"SADD", "b", "2", "3"});
+  EXPECT_EQ(Events("Esg", {"SINTERSTORE", "d", "a", "b"}), Ev("sinterstore", "d"));
+  EXPECT_EQ(Events("Esg", {"SUNIONSTORE", "d", "a", "b"}), Ev("sunionstore", "d"));
+  EXPECT_EQ(Events("Esg", {"SDIFFSTORE", "d", "a", "b"}), Ev("sdiffstore", "d"));
+  // An empty result deletes the destination: only "del", and nothing without one.
+  EXPECT_EQ(Events("Esg", {"SDIFFSTORE", "d", "a", "a"}), Ev("del", "d"));
+  EXPECT_EQ(Events("Esg", {"SDIFFSTORE", "d", "a", "a"}), "");
+  h.Run({"SADD", "d", "x"});
+  EXPECT_EQ(Events("Esg", {"SINTERSTORE", "d", "a", "missing"}), Ev("del", "d"));
+  EXPECT_EQ(Events("Esg", {"SINTER", "a", "b"}), "");
+}
+
+TEST_F(KeyspaceEventsTest, SortedSetCommands) {
+  EXPECT_EQ(Events("KEz", {"ZADD", "z", "1", "a", "2", "b", "3", "c", "4", "d"}),
+            Both("zadd", "z"));
+  EXPECT_EQ(Events("Ez", {"ZADD", "z", "1", "a"}), "") << "nothing changed";
+  EXPECT_EQ(Events("Ez", {"ZADD", "z", "XX", "5", "a"}), Ev("zadd", "z"));
+  EXPECT_EQ(Events("Ez", {"ZADD", "nokey", "XX", "5", "a"}), "");
+  EXPECT_EQ(Events("Ez", {"ZADD", "z", "INCR", "1", "a"}), Ev("zincr", "z"));
+  EXPECT_EQ(Events("Ez", {"ZINCRBY", "z", "1", "a"}), Ev("zincr", "z"));
+  EXPECT_EQ(Events("Ez", {"ZREM", "z", "nope"}), "");
+  EXPECT_EQ(Events("Ez", {"ZREM", "z", "a"}), Ev("zrem", "z"));
+  EXPECT_EQ(Events("Ez", {"ZPOPMIN", "z"}), Ev("zpopmin", "z"));
+  EXPECT_EQ(Events("Ez", {"ZPOPMAX", "z", "0"}), "");
+  h.Run({"ZADD", "z", "1", "a", "5", "e", "6", "f"});
+  EXPECT_EQ(Events("Ez", {"ZREMRANGEBYRANK", "z", "0", "0"}), Ev("zremrangebyrank", "z"));
+  EXPECT_EQ(Events("Ez", {"ZREMRANGEBYRANK", "z", "10", "20"}), "");
+  EXPECT_EQ(Events("Ez", {"ZREMRANGEBYSCORE", "z", "5", "5"}), Ev("zremrangebyscore", "z"));
+  EXPECT_EQ(Events("Ez", {"ZREMRANGEBYLEX", "z", "[a", "[a"}), "");
+  EXPECT_EQ(Events("Ez", {"ZRANGESTORE", "r", "z", "0", "-1"}), Ev("zrangestore", "r"));
+  EXPECT_EQ(Events("Ez", {"ZUNIONSTORE", "u", "2", "z", "r"}), Ev("zunionstore", "u"));
+  EXPECT_EQ(Events("Ez", {"ZINTERSTORE", "u", "2", "z", "r"}), Ev("zinterstore", "u"));
+  EXPECT_EQ(Events("Ezg", {"ZDIFFSTORE", "u", "2", "z", "r"}), Ev("del", "u"));
+  EXPECT_EQ(Events("Ezg", {"ZRANGESTORE", "r", "z", "5", "9"}), Ev("del", "r"));
+  EXPECT_EQ(Events("Ezg", {"ZMPOP", "2", "none", "z", "MAX", "COUNT", "9"}),
+            Ev("zpopmax", "z") + Ev("del", "z"));
+  h.Run({"ZADD", "z", "1", "a"});
+  EXPECT_EQ(Events("Ezg", {"ZREM", "z", "a", "b"}), Ev("zrem", "z") + Ev("del", "z"));
+  h.Run({"ZADD", "z", "1", "a"});
+  EXPECT_EQ(Events("Ezg", {"ZREMRANGEBYSCORE", "z", "-inf", "+inf"}),
+            Ev("zremrangebyscore", "z") + Ev("del", "z"));
+  h.Run({"ZADD", "z", "1", "a"});
+  EXPECT_EQ(Events("Ezg", {"BZPOPMAX", "z", "0"}), Ev("zpopmax", "z") + Ev("del", "z"));
+}
+
+TEST_F(KeyspaceEventsTest, ServedBlockedSortedSetClientsNotifyThePops) {
+  CommandHarness::Client& blocked = h.NewClient();
+  blocked.Run({"BZPOPMIN", "z", "0"});
+  EXPECT_EQ(Events("Ezg", {"ZADD", "z", "1", "a"}),
+            Ev("zadd", "z") + Ev("zpopmin", "z") + Ev("del", "z"));
+  EXPECT_EQ(blocked.TakeOutput(), "*3\r\n" + Bulk("z") + Bulk("a") + Bulk("1"));
+}
+
+TEST_F(KeyspaceEventsTest, GeoCommands) {
+  EXPECT_EQ(Events("KEz", {"GEOADD", "g", "13.361389", "38.115556", "Palermo", "15.087269",
+                           "37.502669", "Catania"}),
+            Both("zadd", "g"));
+  EXPECT_EQ(Events("Ez", {"GEOADD", "g", "NX", "13.361389", "38.115556", "Palermo"}), "");
+  EXPECT_EQ(
+      Events("Ez", {"GEOSEARCHSTORE", "d", "g", "FROMLONLAT", "15", "37", "BYRADIUS", "200", "km"}),
+      Ev("geosearchstore", "d"));
+  EXPECT_EQ(Events("Ez", {"GEORADIUS", "g", "15", "37", "200", "km", "STORE", "d"}),
+            Ev("georadiusstore", "d"));
+  EXPECT_EQ(Events("Ez", {"GEORADIUSBYMEMBER", "g", "Palermo", "1", "km", "STOREDIST", "d"}),
+            Ev("georadiusstore", "d"));
+  EXPECT_EQ(
+      Events("Ezg", {"GEOSEARCHSTORE", "d", "g", "FROMLONLAT", "0", "0", "BYRADIUS", "1", "km"}),
+      Ev("del", "d"));
+  h.Run({"SET", "d", "x"});
+  EXPECT_EQ(Events("Ezg", {"GEOSEARCHSTORE", "d", "missing", "FROMLONLAT", "0", "0", "BYRADIUS",
+                           "1", "km"}),
+            Ev("del", "d"));
+  EXPECT_EQ(Events("Ezg", {"GEOSEARCH", "g", "FROMLONLAT", "15", "37", "BYRADIUS", "200", "km"}),
+            "");
+}
+
+TEST_F(KeyspaceEventsTest, HyperLogLogCommands) {
+  EXPECT_EQ(Events("KE$n", {"PFADD", "h", "a", "b"}), Both("new", "h") + Both("pfadd", "h"));
+  EXPECT_EQ(Events("E$", {"PFADD", "h", "a"}), "") << "no register changed";
+  EXPECT_EQ(Events("E$", {"PFADD", "h2"}), Ev("pfadd", "h2")) << "created";
+  EXPECT_EQ(Events("E$", {"PFMERGE", "h3", "h", "h2"}), Ev("pfadd", "h3"));
+  EXPECT_EQ(Events("E$", {"PFMERGE", "h3"}), Ev("pfadd", "h3"));
+  EXPECT_EQ(Events("A$KE", {"PFCOUNT", "h"}), "") << "a cache update is no event";
 }
 
 TEST_F(KeyspaceEventsTest, NewKeysComeBeforeTheCommandsEvent) {

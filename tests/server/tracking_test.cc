@@ -60,6 +60,48 @@ TEST_F(TrackingTest, ReadKeysAreInvalidatedOnceWhenWritten) {
   EXPECT_EQ(h.TakeOutput(), "");
 }
 
+TEST_F(TrackingTest, ListSetSortedSetGeoAndHllWritesInvalidate) {
+  h.Run({"CLIENT", "TRACKING", "ON"});
+  writer->Run({"RPUSH", "l", "a", "b"});
+  writer->Run({"SADD", "s", "1", "2"});
+  writer->Run({"ZADD", "z", "1", "a", "2", "b"});
+  writer->Run({"PFADD", "p", "a"});
+  struct Case {
+    std::vector<std::string> read, write;
+    std::vector<std::string> invalidated;
+  };
+  const std::vector<Case> cases = {
+      {{"LRANGE", "l", "0", "-1"}, {"RPUSH", "l", "c"}, {"l"}},
+      {{"LLEN", "l"}, {"LPOP", "l"}, {"l"}},
+      {{"LINDEX", "l", "0"}, {"LMOVE", "l", "l2", "LEFT", "LEFT"}, {"l"}},
+      {{"LLEN", "l2"}, {"RPOPLPUSH", "l", "l2"}, {"l2"}},
+      {{"LLEN", "l2"}, {"LTRIM", "l2", "0", "-1"}, {"l2"}},
+      {{"SMEMBERS", "s"}, {"SREM", "s", "1"}, {"s"}},
+      {{"SCARD", "s"}, {"SPOP", "s"}, {"s"}},
+      {{"SCARD", "s2"}, {"SUNIONSTORE", "s2", "nothing"}, {}},
+      {{"ZRANGE", "z", "0", "-1"}, {"ZINCRBY", "z", "1", "a"}, {"z"}},
+      {{"ZSCORE", "z", "a"}, {"ZPOPMAX", "z"}, {"z"}},
+      {{"ZCARD", "zz"}, {"ZUNIONSTORE", "zz", "1", "z"}, {"zz"}},
+      {{"GEOPOS", "g", "m"}, {"GEOADD", "g", "1", "1", "m"}, {"g"}},
+      {{"PFCOUNT", "p"}, {"PFADD", "p", "b"}, {"p"}},
+      {{"GET", "p"}, {"PFMERGE", "p"}, {"p"}},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.write[0]);
+    h.Run(c.read);
+    h.TakeOutput();
+    writer->Run(c.write);
+    EXPECT_EQ(h.TakeOutput(), c.invalidated.empty() ? "" : Invalidate(c.invalidated));
+  }
+  // A served blocked client's pop invalidates the key once: by the push that made it ready.
+  auto& blocked = h.NewClient();
+  blocked.Run({"BLPOP", "q", "0"});
+  h.Run({"LLEN", "q"});
+  writer->Run({"RPUSH", "q", "x"});
+  EXPECT_EQ(h.TakeOutput(), Invalidate({"q"}));
+  EXPECT_EQ(blocked.TakeOutput(), "*2\r\n" + Bulk("q") + Bulk("x"));
+}
+
 TEST_F(TrackingTest, NoloopSkipsTheClientsOwnWrites) {
   h.Run({"CLIENT", "TRACKING", "ON", "NOLOOP"});
   h.Run({"GET", "a"});

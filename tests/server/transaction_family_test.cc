@@ -218,13 +218,153 @@ TEST_F(TransactionFamilyTest, UnwatchAndDirtyWatch) {
 }
 
 TEST_F(TransactionFamilyTest, BlockingCommandsInsideExecDoNotBlockAndWaitersAreServedAfter) {
-  // With no list type on this branch, a blocked waiter is simulated by the dispatcher's contract:
-  // EXEC sets deny_blocking while its commands run and restores it afterwards.
+  // Inside EXEC, a blocking pop with nothing to pop answers at once as a timeout would.
   h.Run({"MULTI"});
-  h.Run({"CLIENT", "ID"});
-  h.Run({"EXEC"});
+  h.Run({"BLPOP", "empty", "0"});
+  h.Run({"BZPOPMIN", "empty", "0"});
+  h.Run({"BLMOVE", "empty", "dst", "LEFT", "LEFT", "0"});
+  h.Run({"BLMPOP", "0", "1", "empty", "LEFT"});
+  EXPECT_EQ(h.Run({"EXEC"}), "*4\r\n*-1\r\n*-1\r\n$-1\r\n*-1\r\n");
   EXPECT_FALSE(h.conn().deny_blocking);
   EXPECT_FALSE(h.state().in_exec);
+  // A client blocked on keys the transaction fills is served once EXEC is done: it sees the
+  // transaction's final state, never a state in the middle.
+  auto& waiter = h.NewClient();
+  auto& zwaiter = h.NewClient();
+  waiter.Run({"BLPOP", "l", "0"});
+  zwaiter.Run({"BZPOPMAX", "z", "0"});
+  EXPECT_EQ(waiter.TakeOutput(), "");
+  h.Run({"MULTI"});
+  h.Run({"RPUSH", "l", "a", "b"});
+  h.Run({"LPOP", "l"});
+  h.Run({"ZADD", "z", "1", "x", "2", "y"});
+  h.Run({"ZREM", "z", "y"});
+  EXPECT_EQ(waiter.TakeOutput(), "") << "queued, not run";
+  EXPECT_EQ(h.Run({"EXEC"}), "*4\r\n:2\r\n$1\r\na\r\n:2\r\n:1\r\n");
+  EXPECT_EQ(waiter.TakeOutput(), "*2\r\n$1\r\nl\r\n$1\r\nb\r\n");
+  EXPECT_EQ(zwaiter.TakeOutput(), "*3\r\n$1\r\nz\r\n$1\r\nx\r\n$1\r\n1\r\n");
+  EXPECT_EQ(h.Run({"EXISTS", "l", "z"}), ":0\r\n");
+  // A transaction that creates and deletes the key serves nobody.
+  waiter.Run({"BLPOP", "l", "0"});
+  h.Run({"MULTI"});
+  h.Run({"RPUSH", "l", "a"});
+  h.Run({"DEL", "l"});
+  h.Run({"EXEC"});
+  EXPECT_EQ(waiter.TakeOutput(), "");
+  h.Run({"RPUSH", "l", "c"});
+  EXPECT_EQ(waiter.TakeOutput(), "*2\r\n$1\r\nl\r\n$1\r\nc\r\n");
+}
+
+TEST_F(TransactionFamilyTest, WatchedAggregateWrites) {
+  struct Case {
+    std::vector<std::string> setup;  // run on "k" (and "z") before WATCH
+    std::vector<std::string> write;
+  };
+  const std::vector<Case> cases = {
+      {{"RPUSH", "k", "a", "b"}, {"LPUSH", "k", "x"}},
+      {{"RPUSH", "k", "a", "b"}, {"RPUSHX", "k", "x"}},
+      {{"RPUSH", "k", "a", "b"}, {"LINSERT", "k", "AFTER", "a", "x"}},
+      {{"RPUSH", "k", "a", "b"}, {"LSET", "k", "0", "x"}},
+      {{"RPUSH", "k", "a", "b"}, {"LREM", "k", "0", "a"}},
+      {{"RPUSH", "k", "a", "b"}, {"LTRIM", "k", "0", "-1"}},
+      {{"RPUSH", "k", "a", "b"}, {"LPOP", "k"}},
+      {{"RPUSH", "k", "a", "b"}, {"RPOP", "k", "5"}},
+      {{"RPUSH", "k", "a", "b"}, {"LMPOP", "1", "k", "LEFT"}},
+      {{"RPUSH", "k", "a", "b"}, {"BLPOP", "k", "0"}},
+      {{"RPUSH", "k", "a", "b"}, {"BLMPOP", "0", "1", "k", "RIGHT"}},
+      {{"RPUSH", "k", "a", "b"}, {"LMOVE", "k", "z", "LEFT", "LEFT"}},
+      {{"RPUSH", "z", "a"}, {"RPOPLPUSH", "z", "k"}},
+      {{"RPUSH", "z", "a"}, {"BLMOVE", "z", "k", "LEFT", "LEFT", "0"}},
+      {{"SADD", "k", "1", "2"}, {"SADD", "k", "3"}},
+      {{"SADD", "k", "1", "2"}, {"SREM", "k", "1"}},
+      {{"SADD", "k", "1", "2"}, {"SPOP", "k"}},
+      {{"SADD", "k", "1", "2"}, {"SPOP", "k", "1"}},
+      {{"SADD", "k", "1", "2"}, {"SPOP", "k", "9"}},
+      {{"SADD", "k", "1", "2"}, {"SMOVE", "k", "z", "1"}},
+      {{"SADD", "z", "1", "2"}, {"SMOVE", "z", "k", "1"}},
+      {{"SADD", "z", "1", "2"}, {"SINTERSTORE", "k", "z"}},
+      {{"SADD", "z", "1", "2"}, {"SUNIONSTORE", "k", "z"}},
+      {{"SADD", "k", "1", "2"}, {"SDIFFSTORE", "k", "k"}},
+      {{"SADD", "k", "1", "2"}, {"SINTERSTORE", "k", "missing"}},
+      {{"ZADD", "k", "1", "a"}, {"ZADD", "k", "2", "a"}},
+      {{"ZADD", "k", "1", "a"}, {"ZINCRBY", "k", "1", "a"}},
+      {{"ZADD", "k", "1", "a"}, {"ZREM", "k", "a"}},
+      {{"ZADD", "k", "1", "a"}, {"ZPOPMIN", "k"}},
+      {{"ZADD", "k", "1", "a"}, {"ZMPOP", "1", "k", "MAX"}},
+      {{"ZADD", "k", "1", "a"}, {"BZPOPMAX", "k", "0"}},
+      {{"ZADD", "k", "1", "a"}, {"ZREMRANGEBYRANK", "k", "0", "0"}},
+      {{"ZADD", "k", "1", "a"}, {"ZREMRANGEBYSCORE", "k", "1", "1"}},
+      {{"ZADD", "k", "1", "a"}, {"ZREMRANGEBYLEX", "k", "-", "+"}},
+      {{"ZADD", "z", "1", "a"}, {"ZRANGESTORE", "k", "z", "0", "-1"}},
+      {{"ZADD", "k", "1", "a"}, {"ZRANGESTORE", "k", "z", "0", "-1"}},
+      {{"ZADD", "z", "1", "a"}, {"ZUNIONSTORE", "k", "1", "z"}},
+      {{"ZADD", "z", "1", "a"}, {"ZINTERSTORE", "k", "1", "z"}},
+      {{"ZADD", "k", "1", "a"}, {"ZDIFFSTORE", "k", "2", "k", "k"}},
+      {{"PING"}, {"GEOADD", "k", "13.361389", "38.115556", "Palermo"}},
+      {{"GEOADD", "z", "13.361389", "38.115556", "Palermo"},
+       {"GEOSEARCHSTORE", "k", "z", "FROMMEMBER", "Palermo", "BYRADIUS", "1", "km"}},
+      {{"GEOADD", "z", "13.361389", "38.115556", "Palermo"},
+       {"GEORADIUS", "z", "13", "38", "100", "km", "STORE", "k"}},
+      {{"SET", "k", "x"},
+       {"GEOSEARCHSTORE", "k", "z", "FROMLONLAT", "0", "0", "BYBOX", "1", "1", "m"}},
+      {{"PING"}, {"PFADD", "k", "a"}},
+      {{"PFADD", "k", "a"}, {"PFADD", "k", "b"}},
+      {{"PING"}, {"PFMERGE", "k"}},
+      // PFCOUNT, a read, rewrites the cached cardinality of a changed HLL: Redis signals it.
+      {{"PFADD", "k", "a"}, {"PFCOUNT", "k"}},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.write[0] + " after " + c.setup[0]);
+    h.Run({"FLUSHALL"});
+    h.Run(c.setup);
+    EXPECT_EQ(WatchThen(c.write), kNullArray);
+  }
+}
+
+TEST_F(TransactionFamilyTest, AggregateNoOpsLeaveWatchAlone) {
+  h.Run({"RPUSH", "k", "a"});
+  h.Run({"SADD", "s", "1"});
+  h.Run({"ZADD", "z", "1", "a"});
+  h.Run({"PFADD", "p", "a"});
+  h.Run({"PFCOUNT", "p"});
+  const std::vector<std::vector<std::string>> harmless = {
+      {"LRANGE", "k", "0", "-1"}, {"LINSERT", "k", "BEFORE", "nope", "x"},
+      {"LREM", "k", "0", "nope"}, {"LPOP", "k", "0"},
+      {"LPOS", "k", "a"},         {"RPOPLPUSH", "missing", "k"},
+      {"LPUSHX", "missing", "x"}, {"BLPOP", "missing", "0.01"},
+  };
+  for (const auto& cmd : harmless) {
+    SCOPED_TRACE(cmd[0]);
+    EXPECT_EQ(WatchThen(cmd), "*1\r\n" + kOk);
+  }
+  // The same no-ops on the other types, watching their keys.
+  const std::vector<std::pair<std::string, std::vector<std::string>>> others = {
+      {"s", {"SADD", "s", "1"}},
+      {"s", {"SREM", "s", "9"}},
+      {"s", {"SMOVE", "s", "s", "1"}},
+      {"s", {"SMOVE", "s", "t", "9"}},
+      {"s", {"SPOP", "s", "0"}},
+      {"s", {"SINTERSTORE", "other", "s"}},
+      {"z", {"ZADD", "z", "1", "a"}},
+      {"z", {"ZADD", "z", "NX", "5", "a"}},
+      {"z", {"ZREM", "z", "nope"}},
+      {"z", {"ZPOPMIN", "z", "0"}},
+      {"z", {"ZREMRANGEBYSCORE", "z", "5", "9"}},
+      {"z", {"ZRANGESTORE", "other", "z", "0", "-1"}},
+      {"z", {"GEOADD", "z", "XX", "1", "1", "nope"}},
+      {"p", {"PFADD", "p", "a"}},
+      {"p", {"PFCOUNT", "p"}},
+      {"p", {"PFCOUNT", "p", "s2"}},
+  };
+  for (const auto& [key, cmd] : others) {
+    SCOPED_TRACE(cmd[0]);
+    auto& other = h.NewClient();
+    EXPECT_EQ(h.Run({"WATCH", key}), kOk);
+    other.Run(cmd);
+    h.Run({"MULTI"});
+    h.Run({"SET", "done", "1"});
+    EXPECT_EQ(h.Run({"EXEC"}), "*1\r\n" + kOk);
+  }
 }
 
 TEST_F(TransactionFamilyTest, MonitorShowsMultiThenTheCommandsThenExec) {
