@@ -117,13 +117,27 @@ void BlockingController::ServeReadyKeys(ServerState& state, int64_t now_ms) {
         ctx.blocked_key = &key.second;
         serving_id_ = id;
         reblocked_ = false;
+        // As Redis's serveClientsBlockedOn*Key: the served client is the current client while
+        // its command runs (tracking's NOLOOP and its own invalidations, which follow its reply).
+        ConnState* const writer = state.current_client;
+        ConnState& served = *w.conn;
+        const size_t saved_reply_start = served.reply_start;
+        state.current_client = &served;
+        served.reply_start = reply_start;
+        ++state.executing;
         const uint64_t start = state.command_clock.Ticks();
         w.spec->handler(ctx);
         const uint64_t ns = state.command_clock.Nanoseconds(state.command_clock.Ticks() - start);
+        --state.executing;
+        served.reply_start = saved_reply_start;
         serving_id_ = 0;
-        if (reblocked_) continue;
-        std::unique_ptr<Waiter> done = Detach(id);
-        Finish(state, *done, reply_start, ns, now_ms, Ending::kServed);
+        if (!reblocked_) {
+          std::unique_ptr<Waiter> done = Detach(id);
+          Finish(state, *done, reply_start, ns, now_ms, Ending::kServed);
+        }
+        // Redis's afterCommand(receiver): its own keys' invalidations after its reply.
+        if (state.tracking.has_pending()) state.tracking.SendPending(state);
+        state.current_client = writer;
       }
     }
   }

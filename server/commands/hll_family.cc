@@ -93,8 +93,12 @@ void PfCount(CommandContext& ctx) {
     return ctx.reply.Integer(static_cast<int64_t>(hll::CountRaw(max.data())));
   }
   Value* v = ctx.db().Find(ctx.args[1], ctx.now_ms);
+  // Redis's lookupKeyRead, on a value this command may rewrite: a hit or a miss (and "keymiss").
   ++(v != nullptr ? ctx.server.stats.keyspace_hits : ctx.server.stats.keyspace_misses);
-  if (v == nullptr) return ctx.reply.Integer(0);
+  if (v == nullptr) {
+    ctx.Notify(kNotifyKeyMiss, "keymiss", ctx.args[1]);
+    return ctx.reply.Integer(0);
+  }
   if (!CheckHll(ctx, *v)) return;
   CompactString& s = v->mutable_str();
   uint64_t card;

@@ -45,7 +45,7 @@ class Generator : public RandomChoices {
   // The tracking client's or the writer's next command; `redirect` is "<sink>" to be replaced.
   std::pair<size_t, Args> Next() {
     if (Percent(40)) {
-      switch (Uniform(8)) {
+      switch (Uniform(17)) {
         case 0:
           return {kWriter, {"SET", Key(), "w"}};
         case 1:
@@ -60,11 +60,30 @@ class Generator : public RandomChoices {
           return {kWriter, {"HSET", Key(), "f", "w"}};
         case 6:
           return {kWriter, {"HDEL", Key(), "f"}};
+        case 7:
+          return {kWriter, {"RPUSH", Key(), "e"}};
+        case 8:
+          return {kWriter, {Pick({"LPOP", "RPOP"}), Key()}};
+        case 9:
+          return {kWriter, {"LMOVE", Key(), Key(), "LEFT", "RIGHT"}};
+        case 10:
+          return {kWriter, {"SADD", Key(), Pick({"1", "2"})}};
+        case 11:
+          return {kWriter, {Pick({"SREM", "SMOVE"}), Key(), Key(), "1"}};
+        case 12:
+          return {kWriter, {"ZADD", Key(), Pick({"1", "2"}), "m"}};
+        case 13:
+          return {kWriter,
+                  Percent(50) ? Args{"ZPOPMIN", Key()} : Args{"ZREMRANGEBYRANK", Key(), "0", "0"}};
+        case 14:
+          return {kWriter, {Pick({"ZUNIONSTORE", "ZDIFFSTORE"}), Key(), "1", Key()}};
+        case 15:
+          return {kWriter, {"PFADD", Key(), Pick({"a", "b"})}};
         default:
           return {kWriter, {Pick({"FLUSHDB", "EXPIRE"}), Key(), "0"}};
       }
     }
-    switch (Uniform(14)) {
+    switch (Uniform(18)) {
       case 0:
         return {kTracker, {"CLIENT", "TRACKING", "OFF"}};
       case 1: {
@@ -100,6 +119,14 @@ class Generator : public RandomChoices {
         return {kTracker, {"EXISTS", Key()}};
       case 12:
         return {kTracker, {"HGET", Key(), "f"}};
+      case 13:
+        return {kTracker, {"LRANGE", Key(), "0", "-1"}};
+      case 14:
+        return {kTracker, {"SCARD", Key()}};
+      case 15:
+        return {kTracker, {"ZRANGE", Key(), "0", "-1"}};
+      case 16:
+        return {kTracker, {"PFCOUNT", Key()}};
       default:
         return {kTracker, {"STRLEN", Key()}};
     }

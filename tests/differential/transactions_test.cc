@@ -27,7 +27,7 @@ class Generator : public RandomChoices {
   std::string Key() { return Pick({"a", "b", "c"}); }
 
   Args Command() {
-    switch (Uniform(33)) {
+    switch (Uniform(50)) {
       case 0:
       case 1:
         return {Case("multi")};
@@ -88,6 +88,40 @@ class Generator : public RandomChoices {
         return {"HDEL", Key(), "f"};
       case 31:
         return {"HINCRBY", Key(), "f", "1"};
+      // Lists, sets, sorted sets, geo and HyperLogLog: writes that change the key or not, and
+      // blocking pops (which never block inside MULTI; outside, their timeout passes at once).
+      case 33:
+        return {Pick({"LPUSH", "RPUSHX"}), Key(), Pick({"1", "2"})};
+      case 34:
+        return {Pick({"LPOP", "RPOP"}), Key()};
+      case 35:
+        return {"LMOVE", Key(), Key(), "LEFT", "RIGHT"};
+      case 36:
+        return {"LREM", Key(), "0", Pick({"1", "9"})};
+      case 37:
+        return {Pick({"BLPOP", "BRPOP"}), Key(), "0.01"};
+      case 38:
+        return {"BLMOVE", Key(), Key(), "LEFT", "LEFT", "0.01"};
+      case 39:
+        return {"SADD", Key(), Pick({"1", "2"})};
+      case 40:
+        return {"SREM", Key(), Pick({"1", "9"})};
+      case 41:
+        return {"SMOVE", Key(), Key(), Pick({"1", "2"})};
+      case 42:
+        return {Pick({"SUNIONSTORE", "SINTERSTORE"}), Key(), Key(), Key()};
+      case 43:
+        return {"ZADD", Key(), Pick({"1", "2"}), Pick({"m", "n"})};
+      case 44:
+        return {Pick({"ZPOPMIN", "ZREM"}), Key(), "m"};
+      case 45:
+        return {Pick({"BZPOPMIN", "BZPOPMAX"}), Key(), "0.01"};
+      case 46:
+        return {"ZUNIONSTORE", Key(), "2", Key(), Key()};
+      case 47:
+        return {"GEOADD", Key(), "13.361389", "38.115556", Pick({"m", "n"})};
+      case 48:
+        return {Pick({"PFADD", "PFCOUNT"}), Key(), Pick({"m", "n"})};
       default:
         return {"MSET", Key(), "1", Key(), "2"};
     }
@@ -213,6 +247,71 @@ TEST_F(TransactionsDiffTest, ScriptedRaces) {
     const auto [kv, redis] = clients.Call(conn, cmd);
     EXPECT_EQ(kv, redis);
   }
+}
+
+// Blocked clients and transactions: a blocking pop inside MULTI answers at once; clients blocked
+// on keys a transaction fills are served after EXEC, from the state the transaction left.
+TEST_F(TransactionsDiffTest, BlockedClientsAreServedAfterExec) {
+  PairedClients clients(kvserver_->port(), redis_->port());
+  ASSERT_TRUE(clients.Open(0) && clients.Open(1) && clients.Open(2));
+  auto send = [&](size_t c, const Args& cmd) {
+    clients.kv(c).Send(EncodeCommand(cmd));
+    clients.redis(c).Send(EncodeCommand(cmd));
+  };
+  auto expect_reply = [&](size_t c, const std::string& what) {
+    SCOPED_TRACE(what);
+    const std::string kv = clients.kv(c).ReadReply(2000).value_or("<no reply>");
+    const std::string redis = clients.redis(c).ReadReply(2000).value_or("<no reply>");
+    EXPECT_EQ(kv, redis);
+    EXPECT_NE(redis, "<no reply>");
+  };
+  auto call = [&](size_t c, const Args& cmd) {
+    SCOPED_TRACE(DescribeArgs(cmd));
+    const auto [kv, redis] = clients.Call(c, cmd);
+    EXPECT_EQ(kv, redis);
+  };
+  call(0, {"FLUSHALL"});
+  call(0, {"MULTI"});
+  call(0, {"BLPOP", "l", "0"});
+  call(0, {"BZPOPMIN", "z", "0"});
+  call(0, {"BLMOVE", "l", "d", "LEFT", "LEFT", "0"});
+  call(0, {"BLMPOP", "0", "1", "l", "LEFT"});
+  call(0, {"BZMPOP", "0", "1", "z", "MAX"});
+  call(0, {"EXEC"});
+  // Two waiters; the transaction pushes, pops and adds: they get what is left after EXEC.
+  send(1, {"BLPOP", "l", "0"});
+  send(2, {"BZPOPMAX", "z", "0"});
+  call(0, {"PING"});  // the waiters' commands have reached the server by now
+  call(0, {"MULTI"});
+  call(0, {"RPUSH", "l", "a", "b", "c"});
+  call(0, {"LPOP", "l"});
+  call(0, {"ZADD", "z", "1", "x", "2", "y"});
+  call(0, {"ZREM", "z", "y"});
+  call(0, {"EXEC"});
+  expect_reply(1, "BLPOP served after EXEC");
+  expect_reply(2, "BZPOPMAX served after EXEC");
+  call(0, {"LRANGE", "l", "0", "-1"});
+  call(0, {"EXISTS", "z"});
+  // A transaction that fills and empties the key again serves nobody; the next push does.
+  send(1, {"BRPOP", "l2", "0"});
+  call(0, {"PING"});
+  call(0, {"MULTI"});
+  call(0, {"RPUSH", "l2", "a"});
+  call(0, {"DEL", "l2"});
+  call(0, {"EXEC"});
+  call(0, {"RPUSH", "l2", "late"});
+  expect_reply(1, "BRPOP served by the later push");
+  // BLMOVE waiting on a key the transaction fills, its target watched by another client.
+  call(2, {"WATCH", "target"});
+  send(1, {"BLMOVE", "src", "target", "RIGHT", "LEFT", "0"});
+  call(0, {"PING"});
+  call(0, {"MULTI"});
+  call(0, {"LPUSH", "src", "1", "2"});
+  call(0, {"EXEC"});
+  expect_reply(1, "BLMOVE served after EXEC");
+  call(2, {"MULTI"});
+  call(2, {"PING"});
+  call(2, {"EXEC"});  // the served BLMOVE touched the watched target
 }
 
 }  // namespace

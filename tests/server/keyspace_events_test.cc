@@ -292,6 +292,8 @@ TEST_F(KeyspaceEventsTest, HyperLogLogCommands) {
   EXPECT_EQ(Events("E$", {"PFMERGE", "h3", "h", "h2"}), Ev("pfadd", "h3"));
   EXPECT_EQ(Events("E$", {"PFMERGE", "h3"}), Ev("pfadd", "h3"));
   EXPECT_EQ(Events("A$KE", {"PFCOUNT", "h"}), "") << "a cache update is no event";
+  EXPECT_EQ(Events("Em", {"PFCOUNT", "missing"}), Ev("keymiss", "missing"));
+  EXPECT_EQ(Events("Em", {"PFCOUNT", "missing", "h"}), Ev("keymiss", "missing"));
 }
 
 TEST_F(KeyspaceEventsTest, NewKeysComeBeforeTheCommandsEvent) {

@@ -102,6 +102,24 @@ TEST_F(TrackingTest, ListSetSortedSetGeoAndHllWritesInvalidate) {
   EXPECT_EQ(blocked.TakeOutput(), "*2\r\n" + Bulk("q") + Bulk("x"));
 }
 
+TEST_F(TrackingTest, ServedBlmoveGetsItsOwnInvalidationAfterItsReply) {
+  // Redis's serveClientsBlockedOnListKey runs the served command as the current client: the
+  // invalidation of the key it pushed to follows its reply (tracking.tcl's "Unblocked BLMOVE").
+  writer->Run({"RPUSH", "list2", "a"});
+  h.Run({"CLIENT", "TRACKING", "ON"});
+  h.Run({"LRANGE", "list2", "0", "-1"});
+  EXPECT_EQ(h.Run({"BLMOVE", "list1", "list2", "LEFT", "LEFT", "0"}), "");
+  writer->Run({"RPUSH", "list1", "foo"});
+  EXPECT_EQ(h.TakeOutput(), Bulk("foo") + Invalidate({"list2"}));
+  // With NOLOOP, its own push invalidates nothing.
+  h.Run({"CLIENT", "TRACKING", "OFF"});
+  h.Run({"CLIENT", "TRACKING", "ON", "NOLOOP"});
+  h.Run({"LRANGE", "list2", "0", "-1"});
+  h.Run({"BLMOVE", "list1", "list2", "LEFT", "LEFT", "0"});
+  writer->Run({"RPUSH", "list1", "bar"});
+  EXPECT_EQ(h.TakeOutput(), Bulk("bar"));
+}
+
 TEST_F(TrackingTest, NoloopSkipsTheClientsOwnWrites) {
   h.Run({"CLIENT", "TRACKING", "ON", "NOLOOP"});
   h.Run({"GET", "a"});

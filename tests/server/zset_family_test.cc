@@ -194,3 +194,33 @@ TEST_F(ZSetFamilyTest, MemoryUsageCountsTheBigForm) {
 
 }  // namespace
 }  // namespace kv::test
+
+namespace kv::test {
+namespace {
+
+// ZUNION/ZINTER/ZDIFF and their STORE forms take plain sets too, their members scoring 1 (times
+// the weight), as Redis's zuiNext; the same set given twice is one input.
+TEST(ZSetPlainSetInputsTest, SetsScoreOne) {
+  CommandHarness h;
+  h.Run({"SADD", "s", "a", "b"});
+  h.Run({"SADD", "n", "1", "2"});
+  h.Run({"ZADD", "z", "5", "a", "7", "c"});
+  EXPECT_EQ(h.Run({"ZUNION", "2", "s", "z", "WITHSCORES"}),
+            "*6\r\n" + Bulk("b") + Bulk("1") + Bulk("a") + Bulk("6") + Bulk("c") + Bulk("7"));
+  EXPECT_EQ(h.Run({"ZINTER", "2", "z", "s", "WEIGHTS", "1", "3", "WITHSCORES"}),
+            "*2\r\n" + Bulk("a") + Bulk("8"));
+  EXPECT_EQ(h.Run({"ZDIFF", "2", "s", "z", "WITHSCORES"}), "*2\r\n" + Bulk("b") + Bulk("1"));
+  EXPECT_EQ(h.Run({"ZINTERSTORE", "d", "2", "s", "s"}), ":2\r\n");
+  EXPECT_EQ(h.Run({"ZRANGE", "d", "0", "-1", "WITHSCORES"}),
+            "*4\r\n" + Bulk("a") + Bulk("2") + Bulk("b") + Bulk("2"));
+  EXPECT_EQ(h.Run({"ZUNIONSTORE", "d", "1", "n"}), ":2\r\n");
+  EXPECT_EQ(h.Run({"ZINTERCARD", "2", "s", "z"}), ":1\r\n");
+  EXPECT_EQ(h.Run({"ZDIFFSTORE", "d", "2", "missing", "s"}), ":0\r\n");
+  EXPECT_EQ(h.Run({"EXISTS", "d"}), ":0\r\n");
+  h.Run({"SET", "str", "x"});
+  EXPECT_EQ(h.Run({"ZUNION", "2", "s", "str"}),
+            "-WRONGTYPE Operation against a key holding the wrong kind of value\r\n");
+}
+
+}  // namespace
+}  // namespace kv::test
