@@ -357,12 +357,15 @@ void SortGeneric(CommandContext& ctx, bool readonly) {
       result->Push(value ? std::string_view(*value) : std::string_view(), List::End::kTail);
     }
   }
-  // TODO(notify): "sortstore" (or "del" when the result is empty) keyspace event and the
-  // modified-key signal for WATCH, with the other families' notifications.
+  // setKey signals the key; an empty result deletes it with a "del" event.
   if (outputlen > 0) {
     StoreList(ctx, *store_key, std::move(result));
+    ctx.KeyModified(*store_key);
+    ctx.Notify(kNotifyList, "sortstore", *store_key);
     ctx.CountChanges(static_cast<uint64_t>(outputlen));
   } else if (ctx.db().Delete(*store_key, ctx.now_ms)) {
+    ctx.KeyModified(*store_key);
+    ctx.Notify(kNotifyGeneric, "del", *store_key);
     ctx.CountChanges();
   }
   ctx.reply.Integer(outputlen);

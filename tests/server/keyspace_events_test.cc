@@ -296,6 +296,15 @@ TEST_F(KeyspaceEventsTest, HyperLogLogCommands) {
   EXPECT_EQ(Events("Em", {"PFCOUNT", "missing", "h"}), Ev("keymiss", "missing"));
 }
 
+TEST_F(KeyspaceEventsTest, SortStore) {
+  h.Run({"RPUSH", "l", "3", "1", "2"});
+  EXPECT_EQ(Events("KEln", {"SORT", "l", "STORE", "d"}), Both("new", "d") + Both("sortstore", "d"));
+  EXPECT_EQ(Events("El", {"SORT", "l", "STORE", "d"}), Ev("sortstore", "d"));
+  EXPECT_EQ(Events("Elg", {"SORT", "missing", "STORE", "d"}), Ev("del", "d"));
+  EXPECT_EQ(Events("Elg", {"SORT", "missing", "STORE", "d"}), "");
+  EXPECT_EQ(Events("Elg", {"SORT", "l"}), "");
+}
+
 TEST_F(KeyspaceEventsTest, NewKeysComeBeforeTheCommandsEvent) {
   EXPECT_EQ(Events("En", {"SET", "k", "v"}), PMsg("__keyevent@0__:new", "k"));
   EXPECT_EQ(Events("En", {"SET", "k", "w"}), "") << "an overwrite is no new key";

@@ -310,6 +310,9 @@ TEST_F(TransactionFamilyTest, WatchedAggregateWrites) {
       {{"PING"}, {"PFADD", "k", "a"}},
       {{"PFADD", "k", "a"}, {"PFADD", "k", "b"}},
       {{"PING"}, {"PFMERGE", "k"}},
+      {{"RPUSH", "z", "1"}, {"SORT", "z", "STORE", "k"}},
+      // multi.tcl's "modified by SORT with STORE even if the result is empty".
+      {{"SET", "k", "x"}, {"SORT", "missing", "STORE", "k"}},
       // PFCOUNT, a read, rewrites the cached cardinality of a changed HLL: Redis signals it.
       {{"PFADD", "k", "a"}, {"PFCOUNT", "k"}},
   };
