@@ -269,6 +269,9 @@ class Generator : public RandomChoices {
         return {"DEL", Pick({"l", "s", "z", "p", "t"})};
       case 98:
         return {"MOVE", Pick({"l", "s", "z", "p"}), "3"};
+      case 99:
+        return Percent(50) ? Args{"SORT", KeyOf("l"), "ALPHA", "STORE", KeyOf("l")}
+                           : Args{"SORT", KeyOf("s"), "STORE", KeyOf("s")};
       default:
         return {"GETBIT", Key(), "3"};
     }
