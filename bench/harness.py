@@ -605,6 +605,44 @@ class Harness:
         small = self.mode.small_sets
         self.alternate(lambda server, r: self.load_memory(server, r, "zsets memory 100k x 10",
                                                           path, small, small * 10))
+    def scripting(self):
+        """Issue 18's script workloads: EVALSHA of a one-command and of a ten-command script and
+        FCALL of a one-command function at -c 50 (redis-benchmark), and one EVAL whose script
+        calls redis.call 1,000,000 times in a loop (its wall time as rps = calls per second)."""
+        one = "return redis.call('incr', KEYS[1])"
+        ten = ("for i = 1, 9 do redis.call('incr', KEYS[1]) end "
+               "return redis.call('incr', KEYS[1])")
+        library = ("#!lua name=benchlib\nredis.register_function('incr_one', "
+                   "function(keys) return redis.call('incr', keys[1]) end)")
+        loop = "for i = 1, 1000000 do redis.call('incr', KEYS[1]) end return 1"
+
+        def body(server, r):
+            requests = self.mode.requests
+            for name, script in (("evalsha 1 command", one), ("evalsha 10 commands", ten)):
+                sha = server.command("SCRIPT", "LOAD", script).decode()
+                rps, p50, p99, cpu = run_benchmark_args(
+                    server, ["EVALSHA", sha, "1", "key:__rand_int__"], 50, requests)
+                self.samples.append(Sample("scripting " + name, "evalsha", 50, server.kind, r,
+                                           requests, rps, cpu, p50, p99))
+                self.log(f"scripting {name:20} {server.kind:9} round {r}: {rps:>11.0f} rps "
+                         f"{cpu:>8.0f} ns/req")
+            server.command("FUNCTION", "LOAD", library)
+            rps, p50, p99, cpu = run_benchmark_args(
+                server, ["FCALL", "incr_one", "1", "key:__rand_int__"], 50, requests)
+            self.samples.append(Sample("scripting fcall 1 command", "fcall", 50, server.kind, r,
+                                       requests, rps, cpu, p50, p99))
+            self.log(f"scripting fcall 1 command    {server.kind:9} round {r}: {rps:>11.0f} rps "
+                     f"{cpu:>8.0f} ns/req")
+            before = server.cpu_ns()
+            started = time.time()
+            subprocess.run(["redis-cli", "-p", str(server.port), "EVAL", loop, "1", "loopkey"],
+                           check=True, capture_output=True)
+            seconds = time.time() - started
+            cpu = server.cpu_ns() - before
+            self.samples.append(Sample("scripting loop 1M redis.call", "eval", 1, server.kind, r,
+                                       1000000, 1000000 / seconds, cpu / 1000000))
+            self.log(f"scripting loop 1M redis.call {server.kind:9} round {r}: {seconds:.3f} s")
+        self.alternate(body)
 
     def lists(self):
         """Issue 13's list workloads: redis-benchmark's lpush, rpush, lpop, rpop and
@@ -1213,12 +1251,12 @@ def main():
     parser.add_argument("--kvserver", default=os.path.join(ROOT, "build", "server", "kvserver"))
     parser.add_argument("--only",
                         default="matrix,pipeline,import,latency,threads,hashes,sets,lists,zsets,"
-                        "lazyfree,streams,pubsub,multi")
+                        "lazyfree,streams,pubsub,multi,scripting")
     opts = parser.parse_args()
     opts.only = [w for w in opts.only.split(",") if w]
     unknown = set(opts.only) - {"matrix", "pipeline", "import", "latency", "threads", "hashes",
                                 "sets", "lists", "zsets", "lazyfree", "streams", "pubsub",
-                                "multi"}
+                                "multi", "scripting"}
     if unknown:
         parser.error(f"unknown workloads: {', '.join(sorted(unknown))}")
     if MODES[opts.mode].long_seconds == 0 and "threads" in opts.only:

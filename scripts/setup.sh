@@ -11,6 +11,7 @@ packages=(
   clang-14 libclang-rt-14-dev
   clang-format-14 procps python3 gnuplot-nox iproute2
   python3-redis
+  liblua5.1-0-dev lua-cjson-dev lua-bitop-dev
 )
 
 missing=()

@@ -103,6 +103,9 @@ struct ConnState {
   bool dirty_cas = false;
   // CLIENT TRACKING: null while off.
   std::unique_ptr<ClientTracking> tracking;
+  // Set by a script whose error reply repeats an error a command inside it already counted in
+  // INFO's errorstats (Redis's ERR_REPLY_FLAG_NO_STATS_UPDATE); the dispatcher clears it.
+  bool error_already_counted = false;
   // Arguments of the running command that SLOWLOG and MONITOR show as "(redacted)" (passwords),
   // as Redis's redactClientCommandArgument; the dispatcher clears them after each command.
   std::vector<uint32_t> redacted_args;

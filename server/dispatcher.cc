@@ -198,8 +198,14 @@ size_t Dispatcher::Call(const CommandSpec& spec, std::span<const std::string_vie
   conn.reply_start = saved_reply_start;
   ++state_->stats.total_commands_processed;
   // Redis counts every error reply in INFO's total_error_replies and errorstats, and a command
-  // that replied one as failed.
-  const bool failed = CountError(out, reply_start);
+  // that replied one as failed. A script's error that repeats one a command inside it already
+  // counted is not counted again (Redis's ERR_REPLY_FLAG_NO_STATS_UPDATE); the script failed.
+  bool failed = true;
+  if (conn.error_already_counted) {
+    conn.error_already_counted = false;
+  } else {
+    failed = CountError(out, reply_start);
+  }
   state_->command_stats[spec.stats_slot].RecordCall(ns, failed, state_->config.latency_tracking);
   LogCommand(spec, args, conn, now_ms, ns);
   // Client-side caching: the keys a tracking client reads are remembered for invalidation.

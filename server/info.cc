@@ -15,6 +15,7 @@
 #include "server/command_registry.h"
 #include "server/config_directive.h"
 #include "server/memory_overhead.h"
+#include "server/scripting/scripting.h"
 #include "server/strings.h"
 #include "server/version.h"
 #include "storage/key_hash.h"
@@ -88,14 +89,24 @@ void MemorySection(ServerState& s, std::string& out) {
                   "allocator_allocated:", used, "\r\n", "allocator_active:", used, "\r\n",
                   "allocator_resident:", rss, "\r\n", "total_system_memory:", system, "\r\n",
                   "total_system_memory_human:", Human(system), "\r\n");
-  // kvserver has no scripting, functions, replication or AOF: their memory is nil.
+  // Scripting's interpreters (made on first use); no replication or AOF: their memory is nil.
+  size_t lua_eval = 0, lua_functions = 0, scripts = 0, functions = 0, libraries = 0;
+  if (s.scripting) {
+    lua_eval = s.scripting->eval_vm().MemoryUsed();
+    lua_functions = s.scripting->functions_vm().MemoryUsed();
+    scripts = s.scripting->script_count();
+    functions = s.scripting->function_count();
+    libraries = s.scripting->libraries().size();
+  }
   absl::StrAppend(
-      &out,
-      "used_memory_lua:0\r\nused_memory_vm_eval:0\r\nused_memory_lua_human:0B\r\n"
-      "used_memory_scripts_eval:0\r\nnumber_of_cached_scripts:0\r\nnumber_of_functions:0\r\n"
-      "number_of_libraries:0\r\nused_memory_vm_functions:0\r\nused_memory_vm_total:0\r\n"
-      "used_memory_vm_total_human:0B\r\nused_memory_functions:0\r\nused_memory_scripts:0\r\n"
-      "used_memory_scripts_human:0B\r\n",
+      &out, "used_memory_lua:", lua_eval, "\r\nused_memory_vm_eval:", lua_eval,
+      "\r\nused_memory_lua_human:", Human(static_cast<double>(lua_eval)),
+      "\r\nused_memory_scripts_eval:0\r\nnumber_of_cached_scripts:", scripts,
+      "\r\nnumber_of_functions:", functions, "\r\nnumber_of_libraries:", libraries,
+      "\r\nused_memory_vm_functions:", lua_functions,
+      "\r\nused_memory_vm_total:", lua_eval + lua_functions,
+      "\r\nused_memory_vm_total_human:", Human(static_cast<double>(lua_eval + lua_functions)),
+      "\r\nused_memory_functions:0\r\nused_memory_scripts:0\r\nused_memory_scripts_human:0B\r\n",
       "maxmemory:", s.config.maxmemory, "\r\n",
       "maxmemory_human:", Human(static_cast<double>(s.config.maxmemory)), "\r\n",
       "maxmemory_policy:", std::string(MaxmemoryPolicyName(s.config.maxmemory_policy)), "\r\n",

@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -44,6 +45,7 @@ class KeyspaceHooks final : public KeyspaceObserver {
  private:
   ServerState* state_;
 };
+class Scripting;
 
 struct ServerStats {
   uint64_t total_connections_received = 0;
@@ -132,6 +134,9 @@ struct ServerState {
   // maxmemory: the allocator's use as the check before each command reads it, and eviction.
   MemoryGauge memory_gauge;
   Evictor evictor;
+  // EVAL's script cache and the function libraries with their Lua interpreters
+  // (server/scripting), made on first use.
+  std::shared_ptr<Scripting> scripting;
 
   // Facts about the running process, for INFO.
   std::string run_id;

@@ -1,0 +1,208 @@
+#include "server/scripting/scripting.h"
+
+#include <vector>
+
+#include "absl/strings/string_view.h"
+#include "server/scripting/sha1.h"
+#include "server/strings.h"
+
+namespace kv {
+namespace {
+
+// Redis's functionsVerifyName: letters, digits and underscores, at least one.
+bool ValidName(std::string_view name) {
+  if (name.empty()) return false;
+  for (char c : name) {
+    const bool ok =
+        (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+    if (!ok) return false;
+  }
+  return true;
+}
+
+constexpr char kBadName[] =
+    "Library names can only contain letters, numbers, or underscores(_) and must be at least one "
+    "character long";
+
+// Redis's functionExtractLibMetaData: "#!<engine> name=<library>" on the first line.
+bool ParseLibraryShebang(std::string_view code, std::string* engine, std::string* name,
+                         size_t* shebang_len, std::string* error) {
+  if (!code.starts_with("#!")) {
+    *error = "Missing library metadata";
+    return false;
+  }
+  const size_t end = code.find('\n');
+  if (end == std::string_view::npos) {
+    *error = "Invalid library metadata";
+    return false;
+  }
+  *shebang_len = end;
+  std::vector<std::string_view> parts;
+  std::string_view line = code.substr(0, end);
+  while (!line.empty()) {
+    const size_t start = line.find_first_not_of(" \t\r\v\f");
+    if (start == std::string_view::npos) break;
+    line.remove_prefix(start);
+    const size_t stop = line.find_first_of(" \t\r\v\f");
+    parts.push_back(line.substr(0, stop));
+    line.remove_prefix(stop == std::string_view::npos ? line.size() : stop);
+  }
+  if (parts.empty()) {
+    *error = "Invalid library metadata";
+    return false;
+  }
+  *engine = std::string(parts[0].substr(2));
+  bool have_name = false;
+  for (size_t i = 1; i < parts.size(); ++i) {
+    const std::string_view part = parts[i];
+    if (part.size() >= 5 && EqualsIgnoreCase(part.substr(0, 5), "name=")) {
+      if (have_name) {
+        *error = "Invalid metadata value, name argument was given multiple times";
+        return false;
+      }
+      *name = std::string(part.substr(5));
+      have_name = true;
+      continue;
+    }
+    *error = "Invalid metadata value given: " + std::string(part);
+    return false;
+  }
+  if (!have_name) {
+    *error = "Library name was not given";
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+Scripting::Scripting()
+    : eval_vm_(std::make_unique<LuaVm>(LuaVm::Kind::kEval)),
+      functions_vm_(std::make_unique<LuaVm>(LuaVm::Kind::kFunctions)) {}
+
+const CachedScript* Scripting::FindScript(std::string_view sha) const {
+  const auto it = scripts_.find(absl::string_view(sha.data(), sha.size()));
+  return it == scripts_.end() ? nullptr : &it->second;
+}
+
+const CachedScript* Scripting::CreateScript(std::string_view body, char sha[40],
+                                            std::string* error) {
+  Sha1Hex(body, sha);
+  const std::string_view key(sha, 40);
+  if (const CachedScript* s = FindScript(key)) return s;
+  uint32_t flags = 0;
+  size_t shebang_len = 0;
+  if (!ParseScriptShebang(body, &flags, &shebang_len, error)) return nullptr;
+  std::string lua_error;
+  // The shebang line goes, its line feed stays: line numbers remain the user's.
+  const int ref = eval_vm_->CompileScript(body.substr(shebang_len), &lua_error);
+  if (ref == 0) {
+    *error = "Error compiling script (new function): " + lua_error;
+    return nullptr;
+  }
+  CachedScript& s = scripts_[std::string(key)];
+  s.body.assign(body);
+  s.flags = flags;
+  s.ref = ref;
+  return &s;
+}
+
+void Scripting::FlushScripts() {
+  scripts_.clear();
+  eval_vm_ = std::make_unique<LuaVm>(LuaVm::Kind::kEval);
+}
+
+const LibraryFunction* Scripting::FindFunction(std::string_view name) const {
+  const auto it = functions_.find(absl::string_view(name.data(), name.size()));
+  if (it == functions_.end()) return nullptr;
+  const auto fn = it->second->functions.find(std::string(name));
+  return fn == it->second->functions.end() ? nullptr : &fn->second;
+}
+
+void Scripting::FreeLibrary(FunctionLibrary& lib) {
+  for (auto& [name, fn] : lib.functions) functions_vm_->Unref(fn.ref);
+  lib.functions.clear();
+}
+
+std::string Scripting::LoadLibrary(std::string_view code, bool replace, std::string* error) {
+  std::string engine, name;
+  size_t shebang_len = 0;
+  if (!ParseLibraryShebang(code, &engine, &name, &shebang_len, error)) return "";
+  if (!ValidName(name)) {
+    *error = kBadName;
+    return "";
+  }
+  if (!EqualsIgnoreCase(engine, "lua")) {
+    *error = "Engine '" + engine + "' not found";
+    return "";
+  }
+  const auto old = libraries_.find(name);
+  if (old != libraries_.end() && !replace) {
+    *error = "Library '" + name + "' already exists";
+    return "";
+  }
+  FunctionLibrary lib;
+  lib.name = name;
+  lib.code.assign(code);
+  const LuaVm::RegisterHook hook = [&lib](LuaVm::RegisteredFunction&& f, std::string* err) {
+    if (!ValidName(f.name)) {
+      *err = kBadName;
+      return false;
+    }
+    if (lib.functions.contains(f.name)) {
+      *err = "Function already exists in the library";
+      return false;
+    }
+    LibraryFunction& fn = lib.functions[f.name];
+    fn.name = f.name;
+    fn.description = std::move(f.description);
+    fn.has_description = f.has_description;
+    fn.flags = f.flags;
+    fn.ref = f.ref;
+    return true;
+  };
+  bool ok = functions_vm_->LoadLibrary(code.substr(shebang_len), hook, error);
+  if (ok && lib.functions.empty()) {
+    *error = "No functions registered";
+    ok = false;
+  }
+  if (ok) {
+    for (const auto& [fname, fn] : lib.functions) {
+      const auto it = functions_.find(fname);
+      if (it != functions_.end() && (old == libraries_.end() || it->second != &old->second)) {
+        *error = "Function " + fname + " already exists";
+        ok = false;
+        break;
+      }
+    }
+  }
+  if (!ok) {
+    FreeLibrary(lib);
+    return "";
+  }
+  if (old != libraries_.end()) {
+    for (const auto& [fname, fn] : old->second.functions) functions_.erase(fname);
+    FreeLibrary(old->second);
+    libraries_.erase(old);
+  }
+  FunctionLibrary& stored = libraries_[name] = std::move(lib);
+  for (const auto& [fname, fn] : stored.functions) functions_[fname] = &stored;
+  return name;
+}
+
+bool Scripting::DeleteLibrary(std::string_view name) {
+  const auto it = libraries_.find(std::string(name));
+  if (it == libraries_.end()) return false;
+  for (const auto& [fname, fn] : it->second.functions) functions_.erase(fname);
+  FreeLibrary(it->second);
+  libraries_.erase(it);
+  return true;
+}
+
+void Scripting::FlushLibraries() {
+  functions_.clear();
+  libraries_.clear();
+  functions_vm_ = std::make_unique<LuaVm>(LuaVm::Kind::kFunctions);
+}
+
+}  // namespace kv
