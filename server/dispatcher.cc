@@ -5,6 +5,7 @@
 
 #include "server/auth.h"
 #include "server/errors.h"
+#include "server/scripting/scripting.h"
 #include "server/strings.h"
 
 namespace kv {
@@ -75,11 +76,14 @@ bool Dispatcher::Dispatch(std::span<const std::string_view> args, ConnState& con
   // Redis's afterCommand: invalidations for this client's own keys follow its reply.
   if (state_->tracking.has_pending()) state_->tracking.SendPending(*state_);
   // Redis's handleClientsBlockedOnKeys after each command (after a whole EXEC): clients waiting on
-  // keys this command filled are served before anything else runs.
-  if (state_->blocking.has_stream_waiters()) {
-    state_->blocking.UnblockDeletedStreamWaiters(*state_, now_ms);
+  // keys this command filled are served before anything else runs; not while a busy script
+  // serves other clients from inside its run.
+  if (!(state_->scripting && state_->scripting->running != nullptr)) {
+    if (state_->blocking.has_stream_waiters()) {
+      state_->blocking.UnblockDeletedStreamWaiters(*state_, now_ms);
+    }
+    if (state_->blocking.has_ready_keys()) state_->blocking.ServeReadyKeys(*state_, now_ms);
   }
-  if (state_->blocking.has_ready_keys()) state_->blocking.ServeReadyKeys(*state_, now_ms);
   state_->current_client = nullptr;
   return true;
 }
@@ -122,9 +126,23 @@ Dispatcher::Verdict Dispatcher::Check(std::span<const std::string_view> args, Co
     Reject(spec, "Command not allowed inside a transaction", args, conn, reply);
     return Verdict::kRejected;
   }
+  // While a script is busy (past busy-reply-threshold), other clients may only run the
+  // allow-busy commands.
+  const bool script_busy = state_->scripting && state_->scripting->busy();
+  if (script_busy && (spec->flags & kCmdAllowBusy) == 0) {
+    Reject(spec,
+           state_->scripting->running->eval_mode
+               ? "-BUSY Redis is busy running a script. You can only call SCRIPT KILL or "
+                 "SHUTDOWN NOSAVE."
+               : "-BUSY Redis is busy running a script. You can only call FUNCTION KILL or "
+                 "SHUTDOWN NOSAVE.",
+           args, conn, reply);
+    return Verdict::kRejected;
+  }
   // With a maxmemory, eviction runs before every command, and a command that may grow memory is
   // refused once nothing more may be evicted.
-  if (state_->config.maxmemory != 0 && !MemoryAllows(*spec, args, conn, now_ms)) {
+  if (state_->config.maxmemory != 0 && !script_busy &&
+      !MemoryAllows(*spec, args, conn, now_ms)) {
     Reject(spec, errors::kOom, args, conn, reply);
     return Verdict::kRejected;
   }
@@ -246,6 +264,22 @@ void Dispatcher::FeedMonitors(std::span<const std::string_view> args, const Conn
   }
 }
 
+  if (conn.tracking && conn.tracking->caching && !conn.multi && spec != client_ &&
+      (spec == nullptr || spec->parent != "client")) {
+    conn.tracking->caching = false;
+  }
+  // Redis's afterCommand: invalidations for this client's own keys follow its reply.
+  if (state_->tracking.has_pending()) state_->tracking.SendPending(*state_);
+  // Redis's handleClientsBlockedOnKeys after each command (after a whole EXEC): clients waiting on
+  // keys this command filled are served before anything else runs; not while a busy script
+  // serves other clients from inside its run.
+  if (!(state_->scripting && state_->scripting->running != nullptr)) {
+    if (state_->blocking.has_stream_waiters()) {
+      state_->blocking.UnblockDeletedStreamWaiters(*state_, now_ms);
+    }
+    if (state_->blocking.has_ready_keys()) state_->blocking.ServeReadyKeys(*state_, now_ms);
+  }
+  state_->current_client = nullptr;
 bool Dispatcher::MemoryAllows(const CommandSpec& spec, std::span<const std::string_view> args,
                               const ConnState& conn, int64_t now_ms) {
   const Evictor::Result result = state_->evictor.Perform(*state_, now_ms);

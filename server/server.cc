@@ -25,6 +25,7 @@
 #include "server/connection.h"
 #include "server/info.h"
 #include "server/protected_mode.h"
+#include "server/scripting/scripting.h"
 
 namespace kv {
 
@@ -90,6 +91,10 @@ Server::Server(Config config, std::shared_ptr<spdlog::logger> logger, const Cloc
   state_.config_changed = [this] { ApplyConfig(); };
   state_.apply_config = [this](const Config& old) { return ApplyConfigChange(old); };
   state_.pause_changed = [this] { OnPauseChanged(); };
+  // A busy script serves the other clients from inside its run (Redis's
+  // processEventsWhileBlocked): the loop runs what is ready, nested.
+  state_.scripting = std::make_shared<Scripting>();
+  state_.scripting->process_events = [this] { io_.poll(); };
   state_.blocking_deadlines_changed = [this] { ArmBlockTimer(); };
   state_.after_batch = [this] { PostAfterBatch(); };
   state_.clients = this;
@@ -468,6 +473,8 @@ asio::awaitable<void> Server::Cron() {
     boost::system::error_code ec;
     co_await cron_timer_.async_wait(asio::redirect_error(asio::use_awaitable, ec));
     if (stopping_) break;
+    // While a busy script serves clients from inside its run, the data must not change under it.
+    if (state_.scripting && state_.scripting->running != nullptr) continue;
     const int64_t now_ms = state_.clock->NowMs();
     // Active expiry gets a quarter of each period, as Redis's ACTIVE_EXPIRE_CYCLE_SLOW_TIME_PERC.
     // Like Redis, it waits while clients are paused: a pause freezes the dataset.

@@ -2,9 +2,9 @@
 // 7.0's eval.c and functions.c. The interpreters, the sandbox and the conversions live in
 // server/scripting/.
 //
-// A script runs to its end before anything else: kvserver runs one command at a time, and there is
-// no busy-script mode (no other client is served during a long script, so SCRIPT KILL and
-// FUNCTION KILL always find nothing to kill).
+// A script runs to its end before any other command. Past busy-reply-threshold it serves the other
+// clients from its Lua hook, as Redis: they get BUSY for all but the allow-busy commands (SCRIPT
+// KILL, FUNCTION KILL, FUNCTION STATS, ...), see server/dispatcher.cc.
 
 #include <string>
 #include <string_view>
@@ -25,6 +25,10 @@ namespace {
 
 constexpr std::string_view kNoScript = "-NOSCRIPT No matching script. Please use EVAL.";
 constexpr std::string_view kNotBusy = "-NOTBUSY No scripts in execution right now.";
+constexpr std::string_view kBusyEval =
+    "-BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.";
+constexpr std::string_view kBusyFunction =
+    "-BUSY Redis is busy running a script. You can only call FUNCTION KILL or SHUTDOWN NOSAVE.";
 
 Scripting& GetScripting(ServerState& server) {
   if (!server.scripting) server.scripting = std::make_shared<Scripting>();
@@ -72,6 +76,9 @@ bool PrepareRun(CommandContext& ctx, ScriptRun& run, uint32_t flags, bool ro) {
   run.read_only = ro || (!compat && (flags & kScriptNoWrites));
   run.allow_oom = !compat && (flags & kScriptAllowOom);
   run.oom_at_start = oom;
+  run.command = ctx.args;
+  run.busy_threshold_ms = ctx.server.config.busy_reply_threshold;
+  run.process_events = &GetScripting(ctx.server).process_events;
   return true;
 }
 
@@ -160,9 +167,9 @@ void ScriptLoad(CommandContext& ctx) {
 void ScriptExists(CommandContext& ctx) {
   Scripting& scripting = GetScripting(ctx.server);
   ctx.reply.ArrayHeader(ctx.args.size() - 2);
-  // Redis looks the names up as given: an upper-case SHA1 is not found.
+  // Redis's script dictionary compares names without case.
   for (size_t i = 2; i < ctx.args.size(); ++i) {
-    ctx.reply.Integer(scripting.FindScript(ctx.args[i]) != nullptr ? 1 : 0);
+    ctx.reply.Integer(scripting.FindScript(ToLower(ctx.args[i])) != nullptr ? 1 : 0);
   }
 }
 
@@ -175,7 +182,24 @@ void ScriptFlush(CommandContext& ctx) {
   ctx.reply.Ok();
 }
 
-void ScriptKill(CommandContext& ctx) { ctx.reply.Error(kNotBusy); }
+// Redis's scriptKill: only a busy script can be killed (nothing else runs meanwhile), and not
+// one that already wrote.
+void KillScript(CommandContext& ctx, bool eval) {
+  ScriptRun* run = GetScripting(ctx.server).running;
+  if (run == nullptr) return ctx.reply.Error(kNotBusy);
+  if (run->write_dirty) {
+    return ctx.reply.Error(
+        "-UNKILLABLE Sorry the script already executed write commands against the dataset. You "
+        "can either wait the script termination or kill the server in a hard way using the "
+        "SHUTDOWN NOSAVE command.");
+  }
+  if (eval && !run->eval_mode) return ctx.reply.Error(kBusyFunction);
+  if (!eval && run->eval_mode) return ctx.reply.Error(kBusyEval);
+  run->killed = true;
+  ctx.reply.Ok();
+}
+
+void ScriptKill(CommandContext& ctx) { KillScript(ctx, true); }
 
 void ScriptHelp(CommandContext& ctx) {
   ReplyHelp(
@@ -289,9 +313,22 @@ void FunctionList(CommandContext& ctx) {
 
 void FunctionStats(CommandContext& ctx) {
   Scripting& scripting = GetScripting(ctx.server);
+  const ScriptRun* run = scripting.running;
+  if (run != nullptr && run->eval_mode) return ctx.reply.Error(kBusyEval);
   ctx.reply.MapHeader(2);
   ctx.reply.Bulk("running_script");
-  ctx.reply.Null();  // nothing runs while another command does
+  if (run == nullptr) {
+    ctx.reply.Null();
+  } else {
+    ctx.reply.MapHeader(3);
+    ctx.reply.Bulk("name");
+    ctx.reply.Bulk(run->funcname);
+    ctx.reply.Bulk("command");
+    ctx.reply.ArrayHeader(run->command.size());
+    for (std::string_view arg : run->command) ctx.reply.Bulk(arg);
+    ctx.reply.Bulk("duration_ms");
+    ctx.reply.Integer((MonotonicUs() - run->start_us) / 1000);
+  }
   ctx.reply.Bulk("engines");
   ctx.reply.MapHeader(1);
   ctx.reply.Bulk("LUA");
@@ -302,7 +339,7 @@ void FunctionStats(CommandContext& ctx) {
   ctx.reply.Integer(static_cast<int64_t>(scripting.function_count()));
 }
 
-void FunctionKill(CommandContext& ctx) { ctx.reply.Error(kNotBusy); }
+void FunctionKill(CommandContext& ctx) { KillScript(ctx, false); }
 
 // FUNCTION FLUSH [ASYNC|SYNC], with Redis's checks (functionFlushCommand).
 void FunctionFlush(CommandContext& ctx) {

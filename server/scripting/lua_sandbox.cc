@@ -1,6 +1,7 @@
 #include "server/scripting/lua_sandbox.h"
 
 #include <cstring>
+#include <initializer_list>
 
 extern "C" {
 #include <lauxlib.h>
@@ -13,20 +14,43 @@ namespace {
 // Registry keys.
 constexpr char kProxiesKey[] = "kv_readonly_proxies";  // proxy -> true (weak keys)
 constexpr char kProxyOfKey[] = "kv_proxy_of";          // real table -> its proxy
+constexpr char kRealOfKey[] = "kv_real_of";            // proxy -> its real table (weak keys)
 
-// Redis's allow lists: the globals a script sees. Anything else a library adds is dropped.
-constexpr const char* kAllowedGlobals[] = {"string",       "cjson",    "bit",
-                                           "cmsgpack",     "math",     "table",
-                                           "struct",       "redis",    "__redis__err__handler",
-                                           "xpcall",       "tostring", "getfenv",
-                                           "setmetatable", "next",     "assert",
-                                           "tonumber",     "rawequal", "collectgarbage",
-                                           "getmetatable", "rawset",   "pcall",
-                                           "coroutine",    "type",     "_G",
-                                           "select",       "unpack",   "gcinfo",
-                                           "pairs",        "rawget",   "loadstring",
-                                           "ipairs",       "_VERSION", "setfenv",
-                                           "load",         "error",    "newproxy"};
+// The globals Redis 7.0.15's scripts see (its allow lists, less what its Lua build does not
+// define: getfenv, setfenv, newproxy). Anything else a library adds is dropped.
+constexpr const char* kAllowedGlobals[] = {"string",
+                                           "cjson",
+                                           "bit",
+                                           "cmsgpack",
+                                           "math",
+                                           "table",
+                                           "struct",
+                                           "redis",
+                                           "__redis__err__handler",
+                                           "xpcall",
+                                           "tostring",
+                                           "setmetatable",
+                                           "next",
+                                           "assert",
+                                           "tonumber",
+                                           "rawequal",
+                                           "collectgarbage",
+                                           "getmetatable",
+                                           "rawset",
+                                           "pcall",
+                                           "coroutine",
+                                           "type",
+                                           "_G",
+                                           "select",
+                                           "unpack",
+                                           "gcinfo",
+                                           "pairs",
+                                           "rawget",
+                                           "loadstring",
+                                           "ipairs",
+                                           "_VERSION",
+                                           "load",
+                                           "error"};
 
 int ReadonlyError(lua_State* L) { return luaL_error(L, "Attempt to modify a readonly table"); }
 
@@ -115,6 +139,11 @@ void PushProxy(lua_State* L) {
   lua_getfield(L, LUA_REGISTRYINDEX, kProxyOfKey);
   lua_pushvalue(L, real);
   lua_pushvalue(L, proxy);
+  lua_rawset(L, -3);
+  lua_pop(L, 1);
+  lua_getfield(L, LUA_REGISTRYINDEX, kRealOfKey);
+  lua_pushvalue(L, proxy);
+  lua_pushvalue(L, real);
   lua_rawset(L, -3);
   lua_pop(L, 1);
   lua_remove(L, real);
@@ -219,6 +248,33 @@ int TextOnlyLoadstring(lua_State* L) {
   return 2;
 }
 
+// The real table behind the proxy at `idx` replaces it; other values stay.
+void UnwrapProxy(lua_State* L, int idx) {
+  if (!IsReadonlyProxy(L, idx)) return;
+  lua_getfield(L, LUA_REGISTRYINDEX, kRealOfKey);
+  lua_pushvalue(L, idx);
+  lua_rawget(L, -2);
+  lua_replace(L, idx);
+  lua_pop(L, 1);
+}
+
+int ProxyAwareNext(lua_State* L) {
+  luaL_checktype(L, 1, LUA_TTABLE);
+  UnwrapProxy(L, 1);
+  lua_settop(L, 2);
+  if (lua_next(L, 1)) return 2;
+  lua_pushnil(L);
+  return 1;
+}
+
+int ProxyAwarePairs(lua_State* L) {
+  luaL_checktype(L, 1, LUA_TTABLE);
+  lua_pushcfunction(L, ProxyAwareNext);
+  lua_pushvalue(L, 1);
+  lua_pushnil(L);
+  return 3;
+}
+
 void KeepAllowedGlobals(lua_State* L) {
   const int top = lua_gettop(L);
   lua_newtable(L);
@@ -246,12 +302,14 @@ void KeepAllowedGlobals(lua_State* L) {
 }
 
 void InitReadonlyProxies(lua_State* L) {
-  lua_newtable(L);
-  lua_newtable(L);
-  lua_pushliteral(L, "k");
-  lua_setfield(L, -2, "__mode");
-  lua_setmetatable(L, -2);
-  lua_setfield(L, LUA_REGISTRYINDEX, kProxiesKey);
+  for (const char* key : {kProxiesKey, kRealOfKey}) {
+    lua_newtable(L);
+    lua_newtable(L);
+    lua_pushliteral(L, "k");
+    lua_setfield(L, -2, "__mode");
+    lua_setmetatable(L, -2);
+    lua_setfield(L, LUA_REGISTRYINDEX, key);
+  }
   lua_newtable(L);
   lua_setfield(L, LUA_REGISTRYINDEX, kProxyOfKey);
 }

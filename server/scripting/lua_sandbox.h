@@ -23,6 +23,9 @@ void SetErrorMetatable(lua_State* L);
 // rawset and setmetatable (the original as upvalue 1) that refuse the proxies.
 int GuardedRawset(lua_State* L);
 int GuardedSetmetatable(lua_State* L);
+// next and pairs that walk the table behind a proxy, as they walk Redis's read-only tables.
+int ProxyAwareNext(lua_State* L);
+int ProxyAwarePairs(lua_State* L);
 // loadstring (the original as upvalue 1) that refuses precompiled chunks as Redis's Lua does.
 int TextOnlyLoadstring(lua_State* L);
 // Redis's __redis__err__handler: turns an error into {err, source, line}.

@@ -1,5 +1,6 @@
 #include "server/scripting/lua_vm.h"
 
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -14,6 +15,7 @@
 #include "server/scripting/lua_cmsgpack.h"
 #include "server/scripting/lua_convert.h"
 #include "server/scripting/lua_sandbox.h"
+#include "server/scripting/lua_struct.h"
 #include "server/scripting/sha1.h"
 #include "server/server_state.h"
 #include "server/strings.h"
@@ -401,6 +403,7 @@ void LuaVm::OpenLibraries() {
                       {LUA_STRLIBNAME, luaopen_string},
                       {LUA_MATHLIBNAME, luaopen_math},
                       {"cjson", luaopen_cjson},
+                      {"struct", OpenStruct},
                       {"cmsgpack", OpenCmsgpack},
                       {"bit", luaopen_bit}};
   for (const Lib& lib : libs) {
@@ -423,6 +426,10 @@ void LuaVm::RegisterRedisApi() {
   lua_getglobal(L_, "setmetatable");
   lua_pushcclosure(L_, GuardedSetmetatable, 1);
   lua_setglobal(L_, "setmetatable");
+  lua_pushcfunction(L_, ProxyAwareNext);
+  lua_setglobal(L_, "next");
+  lua_pushcfunction(L_, ProxyAwarePairs);
+  lua_setglobal(L_, "pairs");
   lua_getglobal(L_, "loadstring");
   lua_pushcclosure(L_, TextOnlyLoadstring, 1);
   lua_setglobal(L_, "loadstring");
@@ -783,9 +790,44 @@ void LuaVm::RunFunction(ScriptRun& run, int ref, std::span<const std::string_vie
   Invoke(run, 2, reply);
 }
 
+int64_t MonotonicUs() {
+  return std::chrono::duration_cast<std::chrono::microseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+void LuaVm::BusyHook() {
+  ScriptRun* run = run_;
+  if (run == nullptr) return;
+  if (!run->timed_out) {
+    const int64_t elapsed_ms = (MonotonicUs() - run->start_us) / 1000;
+    if (elapsed_ms < run->busy_threshold_ms) return;
+    run->timed_out = true;
+    spdlog::warn(
+        "Slow script detected: still in execution after {} milliseconds. You can try killing "
+        "the script using the {} command. Script name is: {}.",
+        elapsed_ms, run->eval_mode ? "SCRIPT KILL" : "FUNCTION KILL", run->funcname);
+  }
+  if (run->process_events != nullptr && *run->process_events) (*run->process_events)();
+  if (run->killed) {
+    spdlog::warn("Lua script killed by user with SCRIPT KILL.");
+    // From now on the hook runs on every line, so that a pcall in the script cannot catch the
+    // error and go on.
+    lua_sethook(
+        L_, [](lua_State* L, lua_Debug*) { From(L)->BusyHook(); }, LUA_MASKLINE, 0);
+    RaiseErrorTable(L_, "Script killed by user with SCRIPT KILL...");
+  }
+}
+
 void LuaVm::Invoke(ScriptRun& run, int nargs, ReplyWriter& reply) {
   run_ = &run;
+  run.start_us = MonotonicUs();
+  if (run.busy_threshold_ms > 0) {
+    lua_sethook(
+        L_, [](lua_State* L, lua_Debug*) { From(L)->BusyHook(); }, LUA_MASKCOUNT, 100000);
+  }
   const int err = lua_pcall(L_, nargs, 1, -(nargs + 2));
+  if (run.busy_threshold_ms > 0) lua_sethook(L_, nullptr, 0, 0);
   // A few GC steps every 50 calls, as Redis, rather than full cycles at Lua's pace.
   if (++gc_count_ == 50) {
     lua_gc(L_, LUA_GCSTEP, 50);

@@ -48,7 +48,19 @@ struct ScriptRun {
   bool allow_oom = false;
   bool oom_at_start = false;  // used memory was over maxmemory when the script started
   bool write_dirty = false;   // a write command ran
+  std::span<const std::string_view> command;  // the caller's EVAL or FCALL (FUNCTION STATS)
+  // Busy scripts (Redis's busy-reply-threshold): past `busy_threshold_ms` (0: never) the
+  // script is "timed out" and lets the server serve other clients (BUSY for most commands)
+  // through `process_events` every 100,000 Lua instructions; SCRIPT KILL sets `killed`.
+  int64_t start_us = 0;  // steady clock
+  int64_t busy_threshold_ms = 0;
+  const std::function<void()>* process_events = nullptr;
+  bool timed_out = false;
+  bool killed = false;
 };
+
+// Microseconds of a monotonic clock, for script durations.
+int64_t MonotonicUs();
 
 // A Lua 5.1 interpreter set up as Redis 7.0's: the libraries Redis loads, the `redis` API, the
 // sandbox (no new globals, read-only library tables, no file access) and the conversions between
@@ -94,6 +106,9 @@ class LuaVm {
 
   // Called from the Lua C functions (public for them only).
   static LuaVm* From(lua_State* L);
+  // The count hook of a running script: detects the time out, serves events, and ends a killed
+  // script.
+  void BusyHook();
   int RedisCall(bool raise_error);
   int RegisterFunction();
   ScriptRun* run() { return run_; }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -62,8 +63,12 @@ class Scripting {
   const LibraryFunction* FindFunction(std::string_view name) const;
   size_t function_count() const { return functions_.size(); }
 
-  // The script or function running now (for FUNCTION STATS), null between calls.
-  const ScriptRun* running = nullptr;
+  // The script or function running now, null between calls.
+  ScriptRun* running = nullptr;
+  // Whether a script ran past busy-reply-threshold: other clients get BUSY until it ends.
+  bool busy() const { return running != nullptr && running->timed_out; }
+  // Set by the server: serves the other clients' pending events while a script is busy.
+  std::function<void()> process_events;
 
  private:
   void FreeLibrary(FunctionLibrary& lib);

@@ -297,6 +297,43 @@ class RedisPyTest(unittest.TestCase):
             self.r.transaction(decrement, "balance")
         self.assertEqual(self.r.get("balance"), "99")
         other.close()
+    def test_register_script(self):
+        """redis-py's Script: EVALSHA first, EVAL (loading it) on NOSCRIPT, EVALSHA after."""
+        incr_by = self.r.register_script(
+            "return redis.call('incrby', KEYS[1], ARGV[1])")
+        self.r.script_flush()
+        self.assertEqual(incr_by(keys=["n"], args=[5]), 5)
+        self.assertEqual(self.r.script_exists(incr_by.sha), [True])
+        self.assertEqual(incr_by(keys=["n"], args=[2]), 7)
+        self.assertEqual(self.r.evalsha(incr_by.sha, 1, "n", 1), 8)
+        with self.assertRaisesRegex(redis.exceptions.NoScriptError, "No matching script"):
+            self.r.evalsha("0" * 40, 0)
+
+    def test_script_errors_and_pipeline(self):
+        with self.assertRaisesRegex(redis.exceptions.ResponseError, "boom"):
+            self.r.eval("error('boom')", 0)
+        self.r.set("s", "x")
+        with self.assertRaisesRegex(redis.exceptions.ResponseError,
+                                    "value is not an integer"):
+            self.r.eval("return redis.call('incr', KEYS[1])", 1, "s")
+        script = self.r.register_script("return {KEYS[1], ARGV[1], 7}")
+        pipe = self.r.pipeline(transaction=False)  # kvserver has no MULTI yet
+        script(keys=["k"], args=["a"], client=pipe)
+        script(keys=["k2"], args=["b"], client=pipe)
+        self.assertEqual(pipe.execute(), [["k", "a", 7], ["k2", "b", 7]])
+
+    def test_functions(self):
+        self.r.function_flush()
+        code = ("#!lua name=pylib\n"
+                "redis.register_function('echo_keys', function(keys, args) return keys end)")
+        self.assertEqual(self.r.function_load(code), "pylib")
+        self.assertEqual(self.r.fcall("echo_keys", 2, "a", "b"), ["a", "b"])
+        # redis-py 4.3 hands FUNCTION LIST's RESP2 reply over as it comes: flat lists.
+        library = self.r.function_list()[0]
+        self.assertEqual(library[library.index("library_name") + 1], "pylib")
+        self.r.function_delete("pylib")
+        with self.assertRaisesRegex(redis.exceptions.ResponseError, "Function not found"):
+            self.r.fcall("echo_keys", 0)
 
 
 if __name__ == "__main__":

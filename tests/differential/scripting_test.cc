@@ -6,14 +6,46 @@
 // sandbox (undeclared globals, read-only tables, missing file functions), shebang flags, the
 // libraries (cjson, bit, math.random's sequence) and the function libraries.
 
+#include <algorithm>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "gtest/gtest.h"
 #include "tests/support/both_servers_test.h"
+#include "tests/support/resp_reply.h"
 
 namespace kv::test {
 namespace {
+
+// `r` as text with every "functions" array sorted: Redis lists a library's functions in the
+// order of its dictionary, which hashes with a seed drawn at start-up.
+std::string Canonical(const RespReply& r) {
+  std::string out = std::string(TypeName(r.type)) + ":" + r.str + ":" + std::to_string(r.integer);
+  std::vector<std::string> children;
+  for (size_t i = 0; i < r.elements.size(); ++i) {
+    std::string child = Canonical(r.elements[i]);
+    if (i > 0 && r.elements[i - 1].str == "functions") {
+      std::vector<std::string> functions;
+      for (const RespReply& f : r.elements[i].elements) functions.push_back(Canonical(f));
+      std::sort(functions.begin(), functions.end());
+      child = "functions[";
+      for (const std::string& f : functions) child += f + ",";
+      child += "]";
+    }
+    children.push_back(child);
+  }
+  for (const std::string& c : children) out += "(" + c + ")";
+  return out;
+}
+
+// Byte equality, except that FUNCTION LIST may order a library's functions differently.
+bool SameAsRedis(const Args& command, const std::string& kv, const std::string& redis) {
+  if (kv == redis) return true;
+  if (command.size() < 2 || command[0] != "FUNCTION" || command[1] != "LIST") return false;
+  const std::optional<RespReply> a = ParseReply(kv), b = ParseReply(redis);
+  return a && b && Canonical(*a) == Canonical(*b);
+}
 
 class ScriptingDiffTest : public ConnectedBothServersTest<ScriptingDiffTest> {
  protected:
@@ -244,6 +276,12 @@ TEST_F(ScriptingDiffTest, Sandbox) {
       Eval("return type(coroutine.create(function() end))"),
       Eval("local co = coroutine.wrap(function() coroutine.yield(5) end) return co()"),
       Eval("return type(newproxy)"),
+      Eval("return type(getfenv)"),
+      Eval("local t = {} for k in pairs(_G) do t[#t + 1] = k end table.sort(t) return t"),
+      Eval("local n = 0 for k, v in pairs(redis) do n = n + 1 end return n"),
+      Eval("local n = 0 for k, v in pairs(string) do n = n + 1 end return n"),
+      Eval("local t = {} for k in next, cjson do t[#t + 1] = k end return #t"),
+      Eval("return {pcall(next, {}, 'nokey')}"),
       Eval("return type(gcinfo())"),
       Eval("return {pcall()}"),
       Eval("return {pcall(1)}"),
@@ -295,6 +333,19 @@ TEST_F(ScriptingDiffTest, Libraries) {
       Eval("return cmsgpack.unpack_one('x', 5)"),
       Eval("return cmsgpack.pack()"),
       Eval("return {cmsgpack._NAME, cmsgpack._VERSION}"),
+      Eval("return struct.pack('>I2<i4!4bhld', 258, -3, 7, -9, 123456789, 1.5)"),
+      Eval("return struct.pack('c3s', 'abcdef', 'zz')"),
+      Eval("return {struct.unpack('>I2<i4', struct.pack('>I2<i4', 258, -3))}"),
+      Eval("return {struct.unpack('bBhH', struct.pack('bBhH', -1, 255, -2, 65535))}"),
+      Eval("return {struct.unpack('s', struct.pack('s', 'hello'))}"),
+      Eval("return {struct.unpack('b c0', struct.pack('b c0', 3, 'xyz'))}"),
+      Eval("return {struct.unpack('d', struct.pack('d', 1.25))}"),
+      Eval("return struct.size('>!4bhlid')"),
+      Eval("return struct.size('s')"),
+      Eval("return struct.pack('q', 1)"),
+      Eval("return struct.unpack('i4', 'ab')"),
+      Eval("return struct.pack('!3i', 1)"),
+      Eval("return struct.pack('i40', 1)"),
   });
 }
 
@@ -369,71 +420,75 @@ TEST_F(ScriptingDiffTest, Functions) {
       "redis.register_function{function_name='myset', callback=set, description='sets it'}\n"
       "redis.register_function{function_name='ro_get', callback=get, flags={'no-writes'}}\n"
       "redis.register_function{function_name='fail', callback=function() error('in fn') end}\n";
-  ExpectSameReplies({
-      Args{"FUNCTION", "LOAD", lib},
-      Args{"FUNCTION", "LOAD", lib},
-      Args{"FCALL", "myset", "1", "k", "v"},
-      Args{"FCALL", "myget", "1", "k"},
-      Args{"FCALL_RO", "ro_get", "1", "k"},
-      Args{"FCALL_RO", "myget", "1", "k"},
-      Args{"FCALL_RO", "myset", "1", "k", "w"},
-      Args{"FCALL", "fail", "0"},
-      Args{"FCALL", "nosuch", "0"},
-      Args{"FCALL", "myget", "x"},
-      Args{"FCALL", "myget", "5", "k"},
-      Args{"FCALL", "myget", "-1"},
-      Args{"FUNCTION", "LIST"},
-      Args{"FUNCTION", "LIST", "WITHCODE"},
-      Args{"FUNCTION", "LIST", "LIBRARYNAME", "my*"},
-      Args{"FUNCTION", "LIST", "LIBRARYNAME", "other*"},
-      Args{"FUNCTION", "LIST", "LIBRARYNAME"},
-      Args{"FUNCTION", "LIST", "BOGUS"},
-      Args{"FUNCTION", "STATS"},
-      Args{"FUNCTION", "LOAD", "REPLACE", lib},
-      Args{"FUNCTION", "LOAD",
-           "#!lua name=other\nredis.register_function('myget', function() end)"},
-      Args{"FUNCTION", "LOAD", "#!lua name=other\nreturn 1"},
-      Args{"FUNCTION", "LOAD", "#!lua name=other\nredis.call('ping')"},
-      Args{"FUNCTION", "LOAD", "#!lua name=other\nlocal x = math.floor(1)"},
-      Args{"FUNCTION", "LOAD", "#!lua name=other\nx = 1"},
-      Args{"FUNCTION", "LOAD", "#!lua name=other\nreturn 1 +"},
-      Args{"FUNCTION", "LOAD", "#!lua name=bad-name\nreturn 1"},
-      Args{"FUNCTION", "LOAD", "#!lua\nreturn 1"},
-      Args{"FUNCTION", "LOAD", "#!lua name=a name=b\nreturn 1"},
-      Args{"FUNCTION", "LOAD", "#!lua name=a foo=b\nreturn 1"},
-      Args{"FUNCTION", "LOAD", "#!js name=a\nreturn 1"},
-      Args{"FUNCTION", "LOAD", "return 1"},
-      Args{"FUNCTION", "LOAD", "#!lua name=a"},
-      Args{"FUNCTION", "LOAD", "BOGUS", "#!lua name=a\nreturn 1"},
-      Args{"FUNCTION", "LOAD", "#!lua name=o\nredis.register_function('f', 1)"},
-      Args{"FUNCTION", "LOAD", "#!lua name=o\nredis.register_function(1, function() end)"},
-      Args{"FUNCTION", "LOAD", "#!lua name=o\nredis.register_function('bad name', function() end)"},
-      Args{"FUNCTION", "LOAD",
-           "#!lua name=o\nredis.register_function('f', function() end)\n"
-           "redis.register_function('f', function() end)"},
-      Args{"FUNCTION", "LOAD",
-           "#!lua name=o\nredis.register_function{function_name='f', callback=function() end, "
-           "flags={'bogus'}}"},
-      Args{"FUNCTION", "LOAD",
-           "#!lua name=o\nredis.register_function{function_name='f', callback=function() end, "
-           "something=1}"},
-      Args{"FUNCTION", "LOAD", "#!lua name=o\nredis.register_function{callback=function() end}"},
-      Args{"FUNCTION", "LOAD", "#!lua name=o\nredis.register_function{function_name='f'}"},
-      Args{"FUNCTION", "LOAD", "#!lua name=o\nredis.register_function()"},
-      Args{"FUNCTION", "LOAD", "#!lua name=o\nredis.register_function('x')"},
-      Args{"FCALL", "myget", "1", "k"},
-      Args{"FUNCTION", "DELETE", "nosuch"},
-      Args{"FUNCTION", "DELETE", "mylib"},
-      Args{"FCALL", "myget", "1", "k"},
-      Args{"FUNCTION", "LIST"},
-      Args{"FUNCTION", "STATS"},
-      Args{"FUNCTION", "KILL"},
-      Args{"FUNCTION", "FLUSH", "BOGUS"},
-      Args{"FUNCTION", "FLUSH"},
-      Args{"FUNCTION", "HELP"},
-      Eval("return redis.call('fcall', 'x', 0)"),
-      Eval("return redis.call('function', 'list')"),
-  });
+  ExpectSameReplies(
+      {
+          Args{"FUNCTION", "LOAD", lib},
+          Args{"FUNCTION", "LOAD", lib},
+          Args{"FCALL", "myset", "1", "k", "v"},
+          Args{"FCALL", "myget", "1", "k"},
+          Args{"FCALL_RO", "ro_get", "1", "k"},
+          Args{"FCALL_RO", "myget", "1", "k"},
+          Args{"FCALL_RO", "myset", "1", "k", "w"},
+          Args{"FCALL", "fail", "0"},
+          Args{"FCALL", "nosuch", "0"},
+          Args{"FCALL", "myget", "x"},
+          Args{"FCALL", "myget", "5", "k"},
+          Args{"FCALL", "myget", "-1"},
+          Args{"FUNCTION", "LIST"},
+          Args{"FUNCTION", "LIST", "WITHCODE"},
+          Args{"FUNCTION", "LIST", "LIBRARYNAME", "my*"},
+          Args{"FUNCTION", "LIST", "LIBRARYNAME", "other*"},
+          Args{"FUNCTION", "LIST", "LIBRARYNAME"},
+          Args{"FUNCTION", "LIST", "BOGUS"},
+          Args{"FUNCTION", "STATS"},
+          Args{"FUNCTION", "LOAD", "REPLACE", lib},
+          Args{"FUNCTION", "LOAD",
+               "#!lua name=other\nredis.register_function('myget', function() end)"},
+          Args{"FUNCTION", "LOAD", "#!lua name=other\nreturn 1"},
+          Args{"FUNCTION", "LOAD", "#!lua name=other\nredis.call('ping')"},
+          Args{"FUNCTION", "LOAD", "#!lua name=other\nlocal x = math.floor(1)"},
+          Args{"FUNCTION", "LOAD", "#!lua name=other\nx = 1"},
+          Args{"FUNCTION", "LOAD", "#!lua name=other\nreturn 1 +"},
+          Args{"FUNCTION", "LOAD", "#!lua name=bad-name\nreturn 1"},
+          Args{"FUNCTION", "LOAD", "#!lua\nreturn 1"},
+          Args{"FUNCTION", "LOAD", "#!lua name=a name=b\nreturn 1"},
+          Args{"FUNCTION", "LOAD", "#!lua name=a foo=b\nreturn 1"},
+          Args{"FUNCTION", "LOAD", "#!js name=a\nreturn 1"},
+          Args{"FUNCTION", "LOAD", "return 1"},
+          Args{"FUNCTION", "LOAD", "#!lua name=a"},
+          Args{"FUNCTION", "LOAD", "BOGUS", "#!lua name=a\nreturn 1"},
+          Args{"FUNCTION", "LOAD", "#!lua name=o\nredis.register_function('f', 1)"},
+          Args{"FUNCTION", "LOAD", "#!lua name=o\nredis.register_function(1, function() end)"},
+          Args{"FUNCTION", "LOAD",
+               "#!lua name=o\nredis.register_function('bad name', function() end)"},
+          Args{"FUNCTION", "LOAD",
+               "#!lua name=o\nredis.register_function('f', function() end)\n"
+               "redis.register_function('f', function() end)"},
+          Args{"FUNCTION", "LOAD",
+               "#!lua name=o\nredis.register_function{function_name='f', callback=function() end, "
+               "flags={'bogus'}}"},
+          Args{"FUNCTION", "LOAD",
+               "#!lua name=o\nredis.register_function{function_name='f', callback=function() end, "
+               "something=1}"},
+          Args{"FUNCTION", "LOAD",
+               "#!lua name=o\nredis.register_function{callback=function() end}"},
+          Args{"FUNCTION", "LOAD", "#!lua name=o\nredis.register_function{function_name='f'}"},
+          Args{"FUNCTION", "LOAD", "#!lua name=o\nredis.register_function()"},
+          Args{"FUNCTION", "LOAD", "#!lua name=o\nredis.register_function('x')"},
+          Args{"FCALL", "myget", "1", "k"},
+          Args{"FUNCTION", "DELETE", "nosuch"},
+          Args{"FUNCTION", "DELETE", "mylib"},
+          Args{"FCALL", "myget", "1", "k"},
+          Args{"FUNCTION", "LIST"},
+          Args{"FUNCTION", "STATS"},
+          Args{"FUNCTION", "KILL"},
+          Args{"FUNCTION", "FLUSH", "BOGUS"},
+          Args{"FUNCTION", "FLUSH"},
+          Args{"FUNCTION", "HELP"},
+          Eval("return redis.call('fcall', 'x', 0)"),
+          Eval("return redis.call('function', 'list')"),
+      },
+      SameAsRedis);
 }
 
 TEST_F(ScriptingDiffTest, FunctionsSeeTheirOwnGlobals) {

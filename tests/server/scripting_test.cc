@@ -125,10 +125,10 @@ TEST_F(ScriptingTest, SelectInsideAScriptDoesNotMoveTheCaller) {
 }
 
 TEST_F(ScriptingTest, MonitorSeesTheScriptThenItsCommands) {
-  auto& watcher = h.NewClient();
-  EXPECT_EQ(watcher.Run({"MONITOR"}), kOk);
-  h.Run({"EVAL", "return redis.call('set', 'k', 'v')", "0"});
-  const std::string lines = watcher.TakeOutput();
+  auto& other = h.NewClient();
+  EXPECT_EQ(h.Run({"MONITOR"}), kOk);
+  other.Run({"EVAL", "return redis.call('set', 'k', 'v')", "0"});
+  const std::string lines = h.TakeOutput();
   const size_t eval_at = lines.find("\"EVAL\"");
   const size_t set_at = lines.find("[0 lua] \"set\" \"k\" \"v\"");
   ASSERT_NE(eval_at, std::string::npos) << lines;
