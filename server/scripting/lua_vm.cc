@@ -568,7 +568,9 @@ int LuaVm::RegisterFunction() {
     } else if (!lua_isfunction(L, 2)) {
       err = "second argument to redis.register_function must be a function";
     } else {
-      fn.name = lua_tostring(L, 1);
+      size_t len = 0;
+      const char* name = lua_tolstring(L, 1, &len);
+      fn.name.assign(name, len);
       fn.ref = luaL_ref(L, LUA_REGISTRYINDEX);
       have_callback = have_name = true;
     }
@@ -589,7 +591,9 @@ int LuaVm::RegisterFunction() {
           err = "function_name argument given to redis.register_function must be a string";
           break;
         }
-        fn.name = lua_tostring(L, -1);
+        size_t len = 0;
+        const char* name = lua_tolstring(L, -1, &len);
+        fn.name.assign(name, len);
         have_name = true;
       } else if (EqualsIgnoreCase(key, "description")) {
         if (!lua_isstring(L, -1)) {

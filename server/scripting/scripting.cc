@@ -113,10 +113,9 @@ void Scripting::FlushScripts() {
 }
 
 const LibraryFunction* Scripting::FindFunction(std::string_view name) const {
-  const auto it = functions_.find(absl::string_view(name.data(), name.size()));
-  if (it == functions_.end()) return nullptr;
-  const auto fn = it->second->functions.find(std::string(name));
-  return fn == it->second->functions.end() ? nullptr : &fn->second;
+  const std::string lower = ToLower(name);
+  const auto it = functions_.find(lower);
+  return it == functions_.end() ? nullptr : it->second;
 }
 
 void Scripting::FreeLibrary(FunctionLibrary& lib) {
@@ -168,8 +167,15 @@ std::string Scripting::LoadLibrary(std::string_view code, bool replace, std::str
   }
   if (ok) {
     for (const auto& [fname, fn] : lib.functions) {
-      const auto it = functions_.find(fname);
-      if (it != functions_.end() && (old == libraries_.end() || it->second != &old->second)) {
+      const auto it = functions_.find(ToLower(fname));
+      if (it == functions_.end()) continue;
+      // A function of the library being replaced may keep its name.
+      const LibraryFunction* existing = it->second;
+      bool in_old = false;
+      if (old != libraries_.end()) {
+        for (const auto& [oname, ofn] : old->second.functions) in_old = in_old || &ofn == existing;
+      }
+      if (!in_old) {
         *error = "Function " + fname + " already exists";
         ok = false;
         break;
@@ -181,19 +187,19 @@ std::string Scripting::LoadLibrary(std::string_view code, bool replace, std::str
     return "";
   }
   if (old != libraries_.end()) {
-    for (const auto& [fname, fn] : old->second.functions) functions_.erase(fname);
+    for (const auto& [fname, fn] : old->second.functions) functions_.erase(ToLower(fname));
     FreeLibrary(old->second);
     libraries_.erase(old);
   }
   FunctionLibrary& stored = libraries_[name] = std::move(lib);
-  for (const auto& [fname, fn] : stored.functions) functions_[fname] = &stored;
+  for (const auto& [fname, fn] : stored.functions) functions_[ToLower(fname)] = &fn;
   return name;
 }
 
 bool Scripting::DeleteLibrary(std::string_view name) {
   const auto it = libraries_.find(std::string(name));
   if (it == libraries_.end()) return false;
-  for (const auto& [fname, fn] : it->second.functions) functions_.erase(fname);
+  for (const auto& [fname, fn] : it->second.functions) functions_.erase(ToLower(fname));
   FreeLibrary(it->second);
   libraries_.erase(it);
   return true;

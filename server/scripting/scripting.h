@@ -77,8 +77,9 @@ class Scripting {
   absl::flat_hash_map<std::string, CachedScript> scripts_;
   std::unique_ptr<LuaVm> functions_vm_;
   std::map<std::string, FunctionLibrary> libraries_;
-  // Function name -> its library.
-  absl::flat_hash_map<std::string, FunctionLibrary*> functions_;
+  // Every library's functions by lower-case name: FCALL finds them without case, as Redis
+  // (a library's own names keep their case).
+  absl::flat_hash_map<std::string, const LibraryFunction*> functions_;
 };
 
 }  // namespace kv
