@@ -94,7 +94,11 @@ Server::Server(Config config, std::shared_ptr<spdlog::logger> logger, const Cloc
   // A busy script serves the other clients from inside its run (Redis's
   // processEventsWhileBlocked): the loop runs what is ready, nested.
   state_.scripting = std::make_shared<Scripting>();
-  state_.scripting->process_events = [this] { io_.poll(); };
+  state_.scripting->process_events = [this] {
+    io_.poll();
+    // A shutdown (SHUTDOWN NOSAVE, SIGTERM) ends the busy script so that the loop can stop.
+    if (stopping_ && state_.scripting->running != nullptr) state_.scripting->running->killed = true;
+  };
   state_.blocking_deadlines_changed = [this] { ArmBlockTimer(); };
   state_.after_batch = [this] { PostAfterBatch(); };
   state_.clients = this;

@@ -528,7 +528,20 @@ bool LuaVm::LoadLibrary(std::string_view code, const RegisterHook& hook, std::st
     lua_rawgeti(L_, LUA_REGISTRYINDEX, load_globals_ref_);
     lua_setfield(L_, meta, "__index");
     register_hook_ = &hook;
-    if (lua_pcall(L_, 0, 0, 0)) {
+    // Redis gives library code 500 ms (LOAD_TIMEOUT_MS) to register its functions.
+    load_deadline_us_ = MonotonicUs() + 500 * 1000;
+    lua_sethook(
+        L_,
+        [](lua_State* L, lua_Debug*) {
+          if (MonotonicUs() > From(L)->load_deadline_us_) {
+            lua_sethook(L, nullptr, 0, 0);
+            RaiseErrorTable(L, "FUNCTION LOAD timeout");
+          }
+        },
+        LUA_MASKCOUNT, 100000);
+    const int failed = lua_pcall(L_, 0, 0, 0);
+    lua_sethook(L_, nullptr, 0, 0);
+    if (failed) {
       std::string msg;
       if (lua_isstring(L_, -1)) {
         msg = std::string("ERR ") + lua_tostring(L_, -1);

@@ -128,7 +128,8 @@ class LuaVm {
   size_t heap_bytes_ = 0;
   ScriptRun* run_ = nullptr;
   const RegisterHook* register_hook_ = nullptr;
-  int globals_meta_ref_ = 0;  // the proxy's metatable: its __index is swapped while loading
+  int64_t load_deadline_us_ = 0;  // FUNCTION LOAD's time limit for the library code
+  int globals_meta_ref_ = 0;      // the proxy's metatable: its __index is swapped while loading
   int real_globals_ref_ = 0;
   int load_globals_ref_ = 0;
   int error_handler_ref_ = 0;
