@@ -7,6 +7,7 @@
 #include <cstring>
 #include <limits>
 
+#include "protocol/inline_splitter.h"
 #include "server/command.h"
 #include "server/command_registry.h"
 #include "server/dispatcher.h"
@@ -309,17 +310,10 @@ bool ParseScriptShebang(std::string_view body, uint32_t* flags, size_t* shebang_
     return false;
   }
   *shebang_len = end;
-  // Redis splits the line with sdssplitargs; flags never need its quoting.
+  // Redis splits the line with sdssplitargs.
+  std::string storage;
   std::vector<std::string_view> parts;
-  std::string_view line = body.substr(0, end);
-  while (!line.empty()) {
-    const size_t start = line.find_first_not_of(" \t\r\v\f");
-    if (start == std::string_view::npos) break;
-    line.remove_prefix(start);
-    const size_t stop = line.find_first_of(" \t\r\v\f");
-    parts.push_back(line.substr(0, stop));
-    line.remove_prefix(stop == std::string_view::npos ? line.size() : stop);
-  }
+  if (!SplitInlineArgs(body.substr(0, end), &storage, &parts)) parts.clear();
   if (parts.empty()) {
     *error = "Invalid engine in script shebang";
     return false;

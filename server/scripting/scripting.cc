@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "absl/strings/string_view.h"
+#include "protocol/inline_splitter.h"
 #include "server/scripting/sha1.h"
 #include "server/strings.h"
 
@@ -37,16 +38,9 @@ bool ParseLibraryShebang(std::string_view code, std::string* engine, std::string
     return false;
   }
   *shebang_len = end;
+  std::string storage;
   std::vector<std::string_view> parts;
-  std::string_view line = code.substr(0, end);
-  while (!line.empty()) {
-    const size_t start = line.find_first_not_of(" \t\r\v\f");
-    if (start == std::string_view::npos) break;
-    line.remove_prefix(start);
-    const size_t stop = line.find_first_of(" \t\r\v\f");
-    parts.push_back(line.substr(0, stop));
-    line.remove_prefix(stop == std::string_view::npos ? line.size() : stop);
-  }
+  if (!SplitInlineArgs(code.substr(0, end), &storage, &parts)) parts.clear();
   if (parts.empty()) {
     *error = "Invalid library metadata";
     return false;
