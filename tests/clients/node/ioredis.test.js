@@ -223,3 +223,23 @@ test('what it sends at connect', async () => {
   });
   assert.deepEqual(Object.values(errors), Object.keys(modes).map(() => 0));
 });
+
+test('defineCommand: EVALSHA, then EVAL on NOSCRIPT', async () => {
+  const redis = connect();
+  await redis.script('FLUSH');
+  redis.defineCommand('incrTwice', {
+    numberOfKeys: 1,
+    lua: "redis.call('incrby', KEYS[1], ARGV[1]) return redis.call('incrby', KEYS[1], ARGV[1])",
+  });
+  await redis.del('counter');
+  assert.equal(await redis.incrTwice('counter', 3), 6);
+  assert.equal(await redis.incrTwice('counter', 1), 8);
+  // In a pipeline too (ioredis loads the script first there).
+  const results = await redis.pipeline().incrTwice('counter', 1).incrTwice('counter', 1).exec();
+  assert.deepEqual(results, [[null, 10], [null, 12]]);
+  await assert.rejects(redis.eval("error('boom')", 0), (e) => {
+    assert.ok(e instanceof ReplyError);
+    assert.match(e.message, /^ERR user_script:1: boom script: [0-9a-f]{40}, on @user_script:1\.$/);
+    return true;
+  });
+});
