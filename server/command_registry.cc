@@ -91,6 +91,7 @@ CommandRegistry BuildCommandRegistry(
   RegisterStreamFamily(registry);
   RegisterPubSubFamily(registry);
   RegisterTransactionFamily(registry);
+  RegisterDumpFamily(registry);
   for (const auto& [from, to] : renamed) registry.Rename(from, to);
   return registry;
 }

@@ -41,6 +41,8 @@ class Hash final : public Aggregate {
   using IntBuf = char[ListPackValue::kIntBufSize];
 
   Hash() { new (&rep_.lp) ListPack(); }
+  // A hash holding the field/value pairs of `lp` (RDB loading; the caller checked them).
+  explicit Hash(ListPack lp) { new (&rep_.lp) ListPack(std::move(lp)); }
   Hash(Hash&& other) noexcept;
   Hash& operator=(Hash&& other) noexcept;
   ~Hash() override { Release(); }
@@ -82,6 +84,11 @@ class Hash final : public Aggregate {
   // distinct ones came (for a list pack, one pass choosing each with the right probability, in
   // list pack order).
   void SampleDistinct(size_t count, Random random, FieldFn fn) const;
+
+  // Redis's hashTypeConvert to the table (RDB loading decides it up front); no-op once converted.
+  void ConvertToTable() {
+    if (!is_map()) ConvertToMap();
+  }
 
   // The list pack, for the RDB length and tests; nullptr once converted.
   const ListPack* listpack() const { return is_map() ? nullptr : &rep_.lp; }

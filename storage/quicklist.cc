@@ -383,6 +383,17 @@ QuickList::Node* QuickList::SplitNode(Node* n, long offset, bool after) {
 
 // ---- Elements ----
 
+void QuickList::AppendListPackNode(ListPack lp) {
+  Node* n = NewNode();
+  n->count = static_cast<uint16_t>(lp.size());
+  n->sz = lp.bytes();
+  n->TakeListPack(std::move(lp));
+  count_ += n->count;
+  InsertNode(tail_, n, true);
+}
+
+void QuickList::AppendPlainNode(std::string_view element) { InsertPlainNode(tail_, element, true); }
+
 void QuickList::Push(std::string_view s, End end) {
   if (end == End::kHead) {
     if (IsLarge(s.size())) return InsertPlainNode(head_, s, false);

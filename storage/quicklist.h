@@ -62,6 +62,11 @@ class QuickList {
 
   // Adds `s` at the head or the tail (quicklistPush).
   void Push(std::string_view s, End end);
+  // Appends a whole node at the tail as it is, as RDB loading does (quicklistAppendListpack,
+  // quicklistAppendPlainNode): a packed node holding `lp` (not empty, at most 65535 elements), or
+  // a plain node holding `element`.
+  void AppendListPackNode(ListPack lp);
+  void AppendPlainNode(std::string_view element);
   // The element at the head or the tail of a non-empty list; valid until the list changes.
   ListPackValue Peek(End end) const;
   // Removes the element at the head or the tail of a non-empty list.

@@ -39,6 +39,8 @@ class Set final : public Aggregate {
 
   // An empty intset (createIntsetObject), as the store commands start from.
   Set() noexcept;
+  // A set holding `intset` (RDB loading; the caller checked it).
+  explicit Set(IntSet intset) noexcept { rep_.intset = std::move(intset); }
   // The set Redis's setTypeCreate makes for a first member: an intset when it is an integer.
   static std::unique_ptr<Set> ForMember(std::string_view first);
   Set(const Set&) = delete;

@@ -73,6 +73,9 @@ class ZSet final : public Aggregate {
 
   // An empty sorted set in the listpack form, or the big one.
   explicit ZSet(bool big = false);
+  // A listpack-form set holding `lp`'s member/score pairs (RDB loading; the caller checked that
+  // they are pairs in order of score and member, with distinct members).
+  explicit ZSet(ListPack lp) : lp_(std::move(lp)) {}
   ~ZSet() override;
   ZSet(const ZSet&) = delete;
   ZSet& operator=(const ZSet&) = delete;

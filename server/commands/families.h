@@ -30,5 +30,6 @@ void RegisterSortFamily(CommandRegistry& registry);
 void RegisterStreamFamily(CommandRegistry& registry);
 void RegisterPubSubFamily(CommandRegistry& registry);
 void RegisterTransactionFamily(CommandRegistry& registry);
+void RegisterDumpFamily(CommandRegistry& registry);
 
 }  // namespace kv
