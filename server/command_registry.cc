@@ -92,6 +92,7 @@ CommandRegistry BuildCommandRegistry(
   RegisterPubSubFamily(registry);
   RegisterTransactionFamily(registry);
   RegisterDumpFamily(registry);
+  RegisterPersistenceFamily(registry);
   for (const auto& [from, to] : renamed) registry.Rename(from, to);
   return registry;
 }

@@ -15,6 +15,7 @@
 #include "server/command_registry.h"
 #include "server/config_directive.h"
 #include "server/memory_overhead.h"
+#include "server/persistence/snapshot.h"
 #include "server/scripting/scripting.h"
 #include "server/strings.h"
 #include "server/version.h"
@@ -125,18 +126,22 @@ void MemorySection(ServerState& s, std::string& out) {
 }
 
 void PersistenceSection(ServerState& s, std::string& out) {
-  // kvserver never saves, forks or loads: Redis's values for a server that has done none, with
-  // the changes counted since it started.
+  // kvserver saves without forking (SAVE) and loads only at start-up or DEBUG RELOAD: no fork,
+  // copy-on-write or background figures yet.
+  const PersistenceStats& p = s.persistence;
   absl::StrAppend(
       &out, "# Persistence\r\n",
       "loading:0\r\nasync_loading:0\r\ncurrent_cow_peak:0\r\ncurrent_cow_size:0\r\n"
       "current_cow_size_age:0\r\ncurrent_fork_perc:0.00\r\ncurrent_save_keys_processed:0\r\n"
       "current_save_keys_total:0\r\n",
       "rdb_changes_since_last_save:", s.dirty, "\r\n", "rdb_bgsave_in_progress:0\r\n",
-      "rdb_last_save_time:", s.start_time_ms / 1000, "\r\n",
-      "rdb_last_bgsave_status:ok\r\nrdb_last_bgsave_time_sec:-1\r\n"
-      "rdb_current_bgsave_time_sec:-1\r\nrdb_saves:0\r\nrdb_last_cow_size:0\r\n"
-      "rdb_last_load_keys_expired:0\r\nrdb_last_load_keys_loaded:0\r\n"
+      "rdb_last_save_time:", LastSaveSeconds(s), "\r\n",
+      "rdb_last_bgsave_status:", p.last_save_ok ? "ok" : "err", "\r\n",
+      "rdb_last_bgsave_time_sec:-1\r\nrdb_current_bgsave_time_sec:-1\r\n",
+      "rdb_saves:", p.rdb_saves, "\r\n", "rdb_last_cow_size:0\r\n",
+      "rdb_last_load_keys_expired:", p.last_load_keys_expired, "\r\n",
+      "rdb_last_load_keys_loaded:", p.last_load_keys_loaded,
+      "\r\n"
       "aof_enabled:0\r\naof_rewrite_in_progress:0\r\naof_rewrite_scheduled:0\r\n"
       "aof_last_rewrite_time_sec:-1\r\naof_current_rewrite_time_sec:-1\r\n"
       "aof_last_bgrewrite_status:ok\r\naof_rewrites:0\r\naof_rewrites_consecutive_failures:0\r\n"

@@ -24,6 +24,7 @@
 
 #include "server/connection.h"
 #include "server/info.h"
+#include "server/persistence/snapshot.h"
 #include "server/protected_mode.h"
 #include "server/scripting/scripting.h"
 
@@ -199,6 +200,8 @@ std::optional<std::string> Server::Start() {
     // Redis 7's line, which scripts that start kvserver on port 0 read the port from.
     log_->info("Running mode=standalone, port={}.", state_.tcp_port);
   }
+  // After "Server initialized" and before the readiness lines, as Redis's loadDataFromDisk.
+  if (auto err = LoadSnapshotAtStartup(state_)) return err;
   if (!state_.config.port_file.empty()) {
     if (auto err = WritePortFile(state_.config.port_file, state_.tcp_port)) return err;
   }

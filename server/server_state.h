@@ -18,6 +18,7 @@
 #include "server/keyspace_events.h"
 #include "server/latency_monitor.h"
 #include "server/monitor.h"
+#include "server/persistence/persistence_stats.h"
 #include "server/random_source.h"
 #include "server/pubsub.h"
 #include "server/slowlog.h"
@@ -109,8 +110,10 @@ struct ServerState {
   const CommandRegistry* registry;
   ServerStats stats;
   // Redis's server.dirty: the changes write commands made, as Redis counts them (INFO's
-  // rdb_changes_since_last_save; kvserver never saves, so nothing resets it).
+  // rdb_changes_since_last_save; a successful save resets it).
   uint64_t dirty = 0;
+  // Snapshots: LASTSAVE, INFO persistence.
+  PersistenceStats persistence;
   // DEBUG SET-ACTIVE-EXPIRE: whether the cron runs active expiry (lazy expiry always runs).
   bool active_expire_enabled = true;
   // DEBUG QUICKLIST-PACKED-THRESHOLD: list elements of this many bytes or more get a quicklist

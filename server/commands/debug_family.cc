@@ -25,6 +25,7 @@
 #include "server/dataset_digest.h"
 #include "server/errors.h"
 #include "server/object_info.h"
+#include "server/persistence/snapshot.h"
 #include "server/rdb_length.h"
 #include "server/strings.h"
 
@@ -147,6 +148,30 @@ void DebugProtocol(CommandContext& ctx) {
       "string|integer|double|bignum|null|array|set|map|attrib|push|verbatim|true|false");
 }
 
+// DEBUG RELOAD [MERGE] [NOFLUSH] [NOSAVE]: SAVE, empty the databases, load the file back.
+void DebugReload(CommandContext& ctx) {
+  bool merge = false, flush = true, save = true;
+  for (size_t j = 2; j < ctx.args.size(); ++j) {
+    if (OptionIs(ctx.args[j], "merge")) {
+      merge = true;
+    } else if (OptionIs(ctx.args[j], "noflush")) {
+      flush = false;
+    } else if (OptionIs(ctx.args[j], "nosave")) {
+      save = false;
+    } else {
+      return ctx.reply.Error("DEBUG RELOAD only supports the MERGE, NOFLUSH and NOSAVE options.");
+    }
+  }
+  if (save && SaveSnapshot(ctx.server)) return ctx.reply.Error("-ERR");
+  if (flush) ctx.server.dbs.FlushAll();
+  const RdbLoadResult loaded = LoadSnapshot(ctx.server, merge);
+  if (!loaded.ok) {
+    return ctx.reply.Error("Error trying to load the RDB dump, check server logs.");
+  }
+  spdlog::warn("DB reloaded by DEBUG RELOAD");
+  ctx.reply.Ok();
+}
+
 void Debug(CommandContext& ctx) {
   if (!DebugAllowed(ctx)) {
     return ctx.reply.Error(
@@ -176,6 +201,19 @@ void Debug(CommandContext& ctx) {
          "    Reply with a test value of the specified type. <type> can be: string,",
          "    integer, double, bignum, null, array, set, map, attrib, push, verbatim,",
          "    true, false.",
+         "RELOAD [option ...]",
+         "    Save the RDB on disk and reload it back to memory. Valid <option> values:",
+         "    * MERGE: conflicting keys will be loaded from RDB.",
+         "    * NOFLUSH: the existing database will not be removed before load, but",
+         "      conflicting keys will generate an exception and kill the server.",
+         "    * NOSAVE: the database will be loaded from an existing RDB file.",
+         "    Examples:",
+         "    * DEBUG RELOAD: verify that the server is able to persist, flush and reload",
+         "      the database.",
+         "    * DEBUG RELOAD NOSAVE: replace the current database with the contents of an",
+         "      existing RDB file.",
+         "    * DEBUG RELOAD NOSAVE NOFLUSH MERGE: add the contents of an existing RDB",
+         "      file to the database.",
          "SET-ACTIVE-EXPIRE <0|1>",
          "    Setting it to 0 disables expiring keys in background when they are not",
          "    accessed (otherwise the Redis behavior). Setting it to 1 reenables back the",
@@ -198,6 +236,7 @@ void Debug(CommandContext& ctx) {
     return ctx.reply.Ok();
   }
   if (argc == 3 && OptionIs(sub, "object")) return DebugObject(ctx);
+  if (OptionIs(sub, "reload")) return DebugReload(ctx);
   if (argc == 3 && OptionIs(sub, "protocol")) return DebugProtocol(ctx);
   if (argc >= 3 && argc <= 5 && OptionIs(sub, "populate")) return DebugPopulate(ctx);
   if (argc == 2 && OptionIs(sub, "digest")) {

@@ -10,6 +10,7 @@
 #include "server/errors.h"
 #include "server/persistence/dump_payload.h"
 #include "server/persistence/load_limits.h"
+#include "server/persistence/object_lru.h"
 #include "server/strings.h"
 
 namespace kv {
@@ -24,22 +25,6 @@ void Dump(CommandContext& ctx) {
   auto payload = CreateDumpPayload(*v, ctx.server.config.rdbcompression);
   if (!payload) return ctx.reply.Error("DUMP of this type is not supported yet");
   ctx.reply.Bulk(*payload);
-}
-
-// Redis's objectSetLRUOrLFU with its lru_multiplier of 1000 (IDLETIME is in seconds).
-void SetLruOrLfu(CommandContext& ctx, Value& v, int64_t lfu_freq, int64_t lru_idle) {
-  const int64_t now_s = ctx.now_ms / 1000;
-  if (IsLfuPolicy(ctx.server.config.maxmemory_policy)) {
-    if (lfu_freq >= 0) {
-      v.set_lru(static_cast<uint32_t>(((now_s / 60) & 0xffff) << 8 | lfu_freq));
-    }
-  } else if (lru_idle >= 0) {
-    const int64_t lru_clock = now_s & Value::kLruMax;
-    // lru_idle * 1000 / 1000 in Redis; wider here so that a huge idle time cannot overflow.
-    __int128 lru_abs = static_cast<__int128>(lru_clock) - lru_idle;
-    if (lru_abs < 0) lru_abs += Value::kLruMax;
-    v.set_lru(static_cast<uint32_t>(static_cast<uint64_t>(lru_abs)));
-  }
 }
 
 // RESTORE key ttl serialized-value [REPLACE] [ABSTTL] [IDLETIME seconds] [FREQ frequency]
@@ -95,7 +80,10 @@ void Restore(CommandContext& ctx) {
   const ValueType type = value.type();
   db.Put(key, std::move(value), expire_at != 0 ? expire_at : kNoExpiry);
   if (lfu_freq >= 0 || lru_idle >= 0) {
-    if (Value* v = db.Peek(key, ctx.now_ms)) SetLruOrLfu(ctx, *v, lfu_freq, lru_idle);
+    if (Value* v = db.Peek(key, ctx.now_ms)) {
+      SetLruOrLfu(*v, IsLfuPolicy(ctx.server.config.maxmemory_policy), ctx.now_ms, lfu_freq,
+                  lru_idle);
+    }
   }
   ctx.SignalKeyAsReady(key, type);
   ctx.CountChanges();

@@ -31,5 +31,6 @@ void RegisterStreamFamily(CommandRegistry& registry);
 void RegisterPubSubFamily(CommandRegistry& registry);
 void RegisterTransactionFamily(CommandRegistry& registry);
 void RegisterDumpFamily(CommandRegistry& registry);
+void RegisterPersistenceFamily(CommandRegistry& registry);
 
 }  // namespace kv

@@ -16,6 +16,7 @@
 #include "server/errors.h"
 #include "server/glob.h"
 #include "server/object_info.h"
+#include "server/persistence/snapshot.h"
 #include "server/strings.h"
 #include "storage/clock.h"
 
@@ -340,7 +341,7 @@ void Time(CommandContext& ctx) {
 }
 
 // kvserver never saves; like Redis without a save, the last save is the start time.
-void LastSave(CommandContext& ctx) { ctx.reply.Integer(ctx.server.start_time_ms / 1000); }
+void LastSave(CommandContext& ctx) { ctx.reply.Integer(LastSaveSeconds(ctx.server)); }
 
 constexpr uint32_t kRead = kCmdReadOnly;
 constexpr uint32_t kWrite = kCmdWrite;

@@ -1,0 +1,57 @@
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "server/persistence/rdb_reader.h"
+
+namespace kv {
+
+class DbSet;
+
+struct RdbSaveOptions {
+  bool compress = true;  // rdbcompression
+  bool checksum = true;  // rdbchecksum: a zero checksum when off
+  int64_t now_ms = 0;    // the ctime aux field
+  size_t used_memory = 0;
+  // Under an LRU policy each key's idle time is saved, under an LFU policy its counter (Redis's
+  // rdbSaveKeyValuePair).
+  bool save_lru = false;
+  bool save_lfu = false;
+};
+
+// Writes every database as Redis 7.0's RDB file (rdbSaveRio): "REDIS0010", the aux fields
+// (redis-ver, redis-bits, ctime, used-mem, aof-base), per non-empty database SELECTDB and
+// RESIZEDB, then each key with its expiry in ms (and IDLE or FREQ), EOF and the CRC64. Written to
+// "temp-<pid>.rdb" beside `path`, flushed, fsynced, then renamed over `path` (and the directory
+// fsynced). Returns Redis's log line for a failure, nullopt on success.
+std::optional<std::string> SaveRdbFile(const DbSet& dbs, const std::string& path,
+                                       const RdbSaveOptions& options);
+
+struct RdbLoadOptions {
+  RdbLoadLimits limits;
+  int64_t now_ms = 0;             // keys whose deadline passed are not loaded (as a master)
+  bool lfu_policy = false;        // FREQ applies under an LFU policy, IDLE otherwise
+  bool checksum = true;           // rdbchecksum: verify the file's CRC64
+  bool allow_duplicates = false;  // DEBUG RELOAD MERGE: a key met twice replaces the first
+  // Called for Redis's notice lines while loading ("Loading RDB produced by version ...").
+  std::function<void(const std::string&)> log;
+};
+
+struct RdbLoadResult {
+  bool ok = false;
+  bool missing = false;  // the file does not exist (not an error at start-up)
+  std::string error;     // why it failed, as Redis logs it
+  uint64_t keys_loaded = 0;
+  uint64_t keys_expired = 0;
+};
+
+// Loads an RDB file (versions 1 to 10) into `dbs` (rdbLoad), adding to what they hold. Anything
+// corrupt, truncated or not supported fails with the offset and the reason.
+RdbLoadResult LoadRdbFile(DbSet& dbs, const std::string& path, const RdbLoadOptions& options);
+// The same from bytes in memory.
+RdbLoadResult LoadRdbBytes(DbSet& dbs, std::string_view data, const RdbLoadOptions& options);
+
+}  // namespace kv
