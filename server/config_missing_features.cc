@@ -11,13 +11,8 @@ namespace kv {
 
 const std::vector<MissingFeature>& MissingFeatures() {
   static const std::vector<MissingFeature> features = {
-      {"save", "RDB persistence", "'save \"\"'", [](const Config& c) { return !c.save.empty(); }},
       {"appendonly", "AOF persistence", "'appendonly no'",
        [](const Config& c) { return c.appendonly; }},
-      {"shutdown-on-sigint", "RDB persistence", "flags without save",
-       [](const Config& c) { return (c.shutdown_on_sigint & kShutdownSave) != 0; }},
-      {"shutdown-on-sigterm", "RDB persistence", "flags without save",
-       [](const Config& c) { return (c.shutdown_on_sigterm & kShutdownSave) != 0; }},
       {"replicaof", "replication", "'replicaof no one'",
        [](const Config& c) { return !c.replicaof_host.empty(); }},
       {"min-replicas-to-write", "replication", "'min-replicas-to-write 0'",

@@ -126,18 +126,19 @@ void MemorySection(ServerState& s, std::string& out) {
 }
 
 void PersistenceSection(ServerState& s, std::string& out) {
-  // kvserver saves without forking (SAVE) and loads only at start-up or DEBUG RELOAD: no fork,
-  // copy-on-write or background figures yet.
+  // Snapshots (SAVE, BGSAVE, the save points) and loading; no copy-on-write figures yet.
   const PersistenceStats& p = s.persistence;
   absl::StrAppend(
       &out, "# Persistence\r\n",
       "loading:0\r\nasync_loading:0\r\ncurrent_cow_peak:0\r\ncurrent_cow_size:0\r\n"
       "current_cow_size_age:0\r\ncurrent_fork_perc:0.00\r\ncurrent_save_keys_processed:0\r\n"
       "current_save_keys_total:0\r\n",
-      "rdb_changes_since_last_save:", s.dirty, "\r\n", "rdb_bgsave_in_progress:0\r\n",
+      "rdb_changes_since_last_save:", s.dirty, "\r\n",
+      "rdb_bgsave_in_progress:", p.child_pid != -1 ? 1 : 0, "\r\n",
       "rdb_last_save_time:", LastSaveSeconds(s), "\r\n",
       "rdb_last_bgsave_status:", p.last_save_ok ? "ok" : "err", "\r\n",
-      "rdb_last_bgsave_time_sec:-1\r\nrdb_current_bgsave_time_sec:-1\r\n",
+      "rdb_last_bgsave_time_sec:", p.last_bgsave_time_sec, "\r\n", "rdb_current_bgsave_time_sec:",
+      p.child_pid != -1 ? s.clock->NowMs() / 1000 - p.bgsave_start_s : -1, "\r\n",
       "rdb_saves:", p.rdb_saves, "\r\n", "rdb_last_cow_size:0\r\n",
       "rdb_last_load_keys_expired:", p.last_load_keys_expired, "\r\n",
       "rdb_last_load_keys_loaded:", p.last_load_keys_loaded,

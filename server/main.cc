@@ -15,6 +15,7 @@
 #include <csignal>
 #include <cstdio>
 #include <ctime>
+#include <functional>
 
 #include "server/allocator.h"
 #include "server/banner.h"
@@ -22,6 +23,7 @@
 #include "server/crash_log.h"
 #include "server/daemon.h"
 #include "server/logging.h"
+#include "server/persistence/snapshot.h"
 #include "server/proc_title.h"
 #include "server/system_checks.h"
 #ifdef KV_COUNTING_MALLOC
@@ -197,12 +199,25 @@ int main(int argc, char** argv) {
     signals.cancel();
     server.Stop();
   };
-  signals.async_wait([&](const boost::system::error_code& ec, int signo) {
-    if (ec) return;
-    plog.FromSignalHandler(signo == SIGINT ? "Received SIGINT scheduling shutdown..."
-                                           : "Received SIGTERM scheduling shutdown...");
-    shutdown();
-  });
+  // A signal saves the final snapshot as shutdown-on-sigint/-sigterm say (by default when save
+  // points are set); when that save fails without "force", the server keeps running, as Redis.
+  std::function<void()> wait_for_signal = [&] {
+    signals.async_wait([&](const boost::system::error_code& ec, int signo) {
+      if (ec) return;
+      plog.FromSignalHandler(signo == SIGINT ? "Received SIGINT scheduling shutdown..."
+                                             : "Received SIGTERM scheduling shutdown...");
+      kv::ServerState& state = server.state();
+      const int flags =
+          signo == SIGINT ? state.config.shutdown_on_sigint : state.config.shutdown_on_sigterm;
+      if (!kv::FinalSave(state, flags & kv::kShutdownSave, flags & kv::kShutdownNoSave,
+                         flags & kv::kShutdownForce)) {
+        wait_for_signal();
+        return;
+      }
+      shutdown();
+    });
+  };
+  wait_for_signal();
   server.state().request_shutdown = shutdown;
   server.Run();
   // The server's configuration as CONFIG SET left it.

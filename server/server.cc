@@ -491,6 +491,9 @@ asio::awaitable<void> Server::Cron() {
           now_ms, std::chrono::duration_cast<std::chrono::microseconds>(period) / 4);
     }
 
+    // Reaps a finished BGSAVE and starts the saves the save points ask for.
+    BackgroundSaveCron(state_);
+
     // Redis's eviction time proc: eviction that ran out of time before a command goes on here.
     if (state_.config.maxmemory != 0) state_.evictor.Perform(state_, now_ms);
     // Redis's serverCron: the tracking table is kept within tracking-table-max-keys even when

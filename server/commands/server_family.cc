@@ -17,6 +17,7 @@
 #include "server/errors.h"
 #include "server/glob.h"
 #include "server/info.h"
+#include "server/persistence/snapshot.h"
 #include "server/strings.h"
 
 namespace kv {
@@ -61,7 +62,7 @@ void FlushAll(CommandContext& ctx) {
 void DbSize(CommandContext& ctx) { ctx.reply.Integer(static_cast<int64_t>(ctx.db().size())); }
 
 void Shutdown(CommandContext& ctx) {
-  bool save = false, nosave = false, abort = false, other = false;
+  bool save = false, nosave = false, abort = false, other = false, force = false;
   for (size_t i = 1; i < ctx.args.size(); ++i) {
     std::string_view a = ctx.args[i];
     if (OptionIs(a, "nosave")) {
@@ -70,6 +71,7 @@ void Shutdown(CommandContext& ctx) {
       save = true;
     } else if (OptionIs(a, "now") || OptionIs(a, "force")) {
       other = true;
+      force = force || OptionIs(a, "force");
     } else if (OptionIs(a, "abort")) {
       abort = true;
     } else {
@@ -81,6 +83,11 @@ void Shutdown(CommandContext& ctx) {
   }
   // A shutdown is never left pending: it happens as soon as this batch is written.
   if (abort) return ctx.reply.Error("No shutdown in progress.");
+  // Redis's prepareForShutdown: a BGSAVE child goes; the final snapshot is saved when save points
+  // are set (unless NOSAVE) or SAVE asks for it, and a failed save stops the shutdown unless FORCE.
+  if (!FinalSave(ctx.server, save, nosave, force)) {
+    return ctx.reply.Error("Errors trying to SHUTDOWN. Check logs.");
+  }
   // Like Redis, a successful SHUTDOWN sends no reply: the connection just closes.
   ctx.conn.close_after_reply = true;
   if (ctx.server.request_shutdown) ctx.server.request_shutdown();

@@ -11,6 +11,14 @@ struct PersistenceStats {
   uint64_t rdb_saves = 0;    // successful saves
   uint64_t last_load_keys_loaded = 0;
   uint64_t last_load_keys_expired = 0;
+  // BGSAVE: the child writing the file (-1 when none), when it started, the changes counted when it
+  // forked (the save covers those), and the outcome and length of the last one.
+  int child_pid = -1;
+  int64_t bgsave_start_s = 0;
+  uint64_t dirty_before_bgsave = 0;
+  int64_t last_bgsave_try_s = 0;
+  int64_t last_bgsave_time_sec = -1;
+  bool bgsave_scheduled = false;
 };
 
 }  // namespace kv

@@ -1,8 +1,14 @@
 #include "server/persistence/snapshot.h"
 
+#include <signal.h>
 #include <spdlog/spdlog.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include <algorithm>
+#include <cerrno>
 #include <chrono>
+#include <cstring>
 
 #include "server/allocator.h"
 #include "server/persistence/load_limits.h"
@@ -10,13 +16,11 @@
 
 namespace kv {
 
-std::string SnapshotPath(const ServerState& s) { return s.config.dbfilename; }
+namespace {
 
-int64_t LastSaveSeconds(const ServerState& s) {
-  return s.persistence.lastsave_s > 0 ? s.persistence.lastsave_s : s.start_time_ms / 1000;
-}
+constexpr int64_t kBgsaveRetryDelay = 5;  // CONFIG_BGSAVE_RETRY_DELAY, seconds
 
-std::optional<std::string> SaveSnapshot(ServerState& s) {
+RdbSaveOptions SaveOptions(const ServerState& s) {
   RdbSaveOptions options;
   options.compress = s.config.rdbcompression;
   options.checksum = s.config.rdbchecksum;
@@ -25,6 +29,19 @@ std::optional<std::string> SaveSnapshot(ServerState& s) {
   const MaxmemoryPolicy p = s.config.maxmemory_policy;
   options.save_lfu = IsLfuPolicy(p);
   options.save_lru = p == MaxmemoryPolicy::kVolatileLru || p == MaxmemoryPolicy::kAllkeysLru;
+  return options;
+}
+
+}  // namespace
+
+std::string SnapshotPath(const ServerState& s) { return s.config.dbfilename; }
+
+int64_t LastSaveSeconds(const ServerState& s) {
+  return s.persistence.lastsave_s > 0 ? s.persistence.lastsave_s : s.start_time_ms / 1000;
+}
+
+std::optional<std::string> SaveSnapshot(ServerState& s) {
+  const RdbSaveOptions options = SaveOptions(s);
   if (auto err = SaveRdbFile(s.dbs, SnapshotPath(s), options)) {
     spdlog::warn("{}", *err);
     return err;
@@ -35,6 +52,97 @@ std::optional<std::string> SaveSnapshot(ServerState& s) {
   s.persistence.last_save_ok = true;
   ++s.persistence.rdb_saves;
   return std::nullopt;
+}
+
+std::optional<std::string> StartBackgroundSave(ServerState& s) {
+  PersistenceStats& p = s.persistence;
+  const int64_t now_s = s.clock->NowMs() / 1000;
+  p.dirty_before_bgsave = s.dirty;
+  p.last_bgsave_try_s = now_s;
+  const RdbSaveOptions options = SaveOptions(s);
+  const std::string path = SnapshotPath(s);
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    // The child: the dataset as it was at the fork (copy-on-write), written and done. Nothing
+    // here touches the event loop or the log.
+    const bool ok = !SaveRdbFile(s.dbs, path, options).has_value();
+    ::_exit(ok ? 0 : 1);
+  }
+  if (pid < 0) {
+    p.last_save_ok = false;
+    const std::string why = std::strerror(errno);
+    spdlog::warn("Can't save in background: fork: {}", why);
+    return why;
+  }
+  spdlog::info("Background saving started by pid {}", pid);
+  p.child_pid = pid;
+  p.bgsave_start_s = now_s;
+  p.bgsave_scheduled = false;
+  return std::nullopt;
+}
+
+void BackgroundSaveCron(ServerState& s) {
+  PersistenceStats& p = s.persistence;
+  const int64_t now_s = s.clock->NowMs() / 1000;
+  if (p.child_pid != -1) {
+    int status = 0;
+    const pid_t done = ::waitpid(p.child_pid, &status, WNOHANG);
+    if (done == 0) return;  // still writing
+    if (done == p.child_pid && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+      spdlog::info("Background saving terminated with success");
+      s.dirty -= std::min(s.dirty, p.dirty_before_bgsave);
+      p.lastsave_s = now_s;
+      p.last_save_ok = true;
+      ++p.rdb_saves;
+    } else if (done == p.child_pid && WIFSIGNALED(status)) {
+      spdlog::warn("Background saving terminated by signal {}", WTERMSIG(status));
+      ::unlink(("temp-" + std::to_string(p.child_pid) + ".rdb").c_str());
+      p.last_save_ok = WTERMSIG(status) == SIGUSR1;
+    } else {
+      spdlog::warn("Background saving error");
+      p.last_save_ok = false;
+    }
+    p.last_bgsave_time_sec = now_s - p.bgsave_start_s;
+    p.child_pid = -1;
+  }
+  const bool may_retry = p.last_save_ok || now_s - p.last_bgsave_try_s > kBgsaveRetryDelay;
+  if (p.bgsave_scheduled && may_retry) {
+    StartBackgroundSave(s);
+    return;
+  }
+  for (const auto& [seconds, changes] : s.config.save) {
+    if (s.dirty >= static_cast<uint64_t>(changes) && now_s - LastSaveSeconds(s) > seconds &&
+        may_retry) {
+      spdlog::info("{} changes in {} seconds. Saving...", changes, seconds);
+      StartBackgroundSave(s);
+      return;
+    }
+  }
+}
+
+void KillBackgroundSave(ServerState& s) {
+  PersistenceStats& p = s.persistence;
+  if (p.child_pid == -1) return;
+  spdlog::warn("There is a child saving an .rdb. Killing it!");
+  ::kill(p.child_pid, SIGUSR1);
+  int status;
+  ::waitpid(p.child_pid, &status, 0);
+  ::unlink(("temp-" + std::to_string(p.child_pid) + ".rdb").c_str());
+  p.child_pid = -1;
+}
+
+bool FinalSave(ServerState& s, bool save, bool nosave, bool force) {
+  KillBackgroundSave(s);
+  if (!((!s.config.save.empty() && !nosave) || save)) return true;
+  spdlog::info("Saving the final RDB snapshot before exiting.");
+  if (!SaveSnapshot(s)) return true;
+  if (force) {
+    spdlog::warn("Error trying to save the DB. Exit anyway.");
+    return true;
+  }
+  spdlog::warn("Error trying to save the DB, can't exit.");
+  spdlog::warn("Errors trying to shut down the server. Check the logs for more information.");
+  return false;
 }
 
 RdbLoadResult LoadSnapshot(ServerState& s, bool allow_duplicates) {

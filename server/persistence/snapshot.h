@@ -20,6 +20,21 @@ int64_t LastSaveSeconds(const ServerState& s);
 // Returns Redis's log line on failure (also logged).
 std::optional<std::string> SaveSnapshot(ServerState& s);
 
+// BGSAVE (rdbSaveBackground): forks, and the child writes the snapshot file while the server
+// goes on; the cron reaps it (BackgroundSaveCron). Returns the error reply's text on failure.
+std::optional<std::string> StartBackgroundSave(ServerState& s);
+// The cron's part (serverCron): reaps a finished BGSAVE child (logging its outcome and, on
+// success, taking the changes it saved off the counter and stamping LASTSAVE), then starts a
+// scheduled BGSAVE or one the save points ask for ("<changes> changes in <seconds> seconds.
+// Saving...").
+void BackgroundSaveCron(ServerState& s);
+// At shutdown: stops a BGSAVE child and removes its temporary file.
+void KillBackgroundSave(ServerState& s);
+// Redis's prepareForShutdown's snapshot: stops a BGSAVE child, then saves ("Saving the final RDB
+// snapshot before exiting.") when save points are set and not `nosave`, or when `save`. False
+// when the save failed and `force` is not set: the server must not exit.
+bool FinalSave(ServerState& s, bool save, bool nosave, bool force);
+
 // Loads the snapshot file into the databases (rdbLoad), logging Redis's lines; counts what it
 // loaded for INFO.
 RdbLoadResult LoadSnapshot(ServerState& s, bool allow_duplicates = false);
