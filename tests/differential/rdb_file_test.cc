@@ -99,6 +99,8 @@ TEST(RdbFileTest, KvserverFileLoadsIntoRedis) {
   // servers compare as loaded from the file.
   ASSERT_EQ(kv->Call({"debug", "reload", "nosave"}), "+OK\r\n");
   ExpectSameDataset(*kv, *redis);
+  // Redis's digest of the whole dataset (values, deadlines, databases) agrees too.
+  EXPECT_EQ(kv->Call({"debug", "digest"}), redis->Call({"debug", "digest"}));
   // With compression and the checksum off too.
   kv->Call({"config", "set", "rdbcompression", "no"});
   kv->Call({"config", "set", "rdbchecksum", "no"});
@@ -121,6 +123,7 @@ TEST(RdbFileTest, RedisFileLoadsIntoKvserver) {
   ASSERT_NE(kv_server, nullptr);
   auto kv = RawConnection::Connect(kv_server->port());
   ExpectSameDataset(*kv, *redis);
+  EXPECT_EQ(kv->Call({"debug", "digest"}), redis->Call({"debug", "digest"}));
   const std::string log = kv_server->ReadLog();
   EXPECT_NE(log.find("Loading RDB produced by version 7.0.15"), std::string::npos) << log;
   EXPECT_NE(log.find("Done loading RDB, keys loaded: "), std::string::npos) << log;

@@ -408,16 +408,17 @@ TEST_F(IntrospectionTest, CommandListFilters) {
             "*2\r\n" + Bulk("config|get") + Bulk("config|set"));
   EXPECT_EQ(h.Run({"command", "list", "filterby", "pattern", "p*ttl"}), "*1\r\n" + Bulk("pttl"));
   EXPECT_EQ(h.Run({"COMMAND", "LIST", "FILTERBY", "ACLCAT", "DANGEROUS"}),
-            "*38\r\n" + Bulk("client|kill") + Bulk("client|list") + Bulk("client|no-evict") +
-                Bulk("client|pause") + Bulk("client|unblock") + Bulk("client|unpause") +
-                Bulk("config|get") + Bulk("config|set") + Bulk("config|resetstat") +
-                Bulk("config|rewrite") + Bulk("debug") + Bulk("flushall") + Bulk("flushdb") +
-                Bulk("info") + Bulk("keys") + Bulk("kvfault|error") + Bulk("kvfault|delay") +
-                Bulk("kvfault|drop") + Bulk("kvfault|clear") + Bulk("lastsave") +
-                Bulk("latency|doctor") + Bulk("latency|graph") + Bulk("latency|histogram") +
-                Bulk("latency|history") + Bulk("latency|latest") + Bulk("latency|reset") +
-                Bulk("monitor") + Bulk("pfdebug") + Bulk("pfselftest") + Bulk("restore") +
-                Bulk("role") + Bulk("shutdown") + Bulk("slowlog|get") + Bulk("slowlog|len") +
+            "*40\r\n" + Bulk("bgsave") + Bulk("client|kill") + Bulk("client|list") +
+                Bulk("client|no-evict") + Bulk("client|pause") + Bulk("client|unblock") +
+                Bulk("client|unpause") + Bulk("config|get") + Bulk("config|set") +
+                Bulk("config|resetstat") + Bulk("config|rewrite") + Bulk("debug") +
+                Bulk("flushall") + Bulk("flushdb") + Bulk("info") + Bulk("keys") +
+                Bulk("kvfault|error") + Bulk("kvfault|delay") + Bulk("kvfault|drop") +
+                Bulk("kvfault|clear") + Bulk("lastsave") + Bulk("latency|doctor") +
+                Bulk("latency|graph") + Bulk("latency|histogram") + Bulk("latency|history") +
+                Bulk("latency|latest") + Bulk("latency|reset") + Bulk("monitor") + Bulk("pfdebug") +
+                Bulk("pfselftest") + Bulk("restore") + Bulk("role") + Bulk("save") +
+                Bulk("shutdown") + Bulk("slowlog|get") + Bulk("slowlog|len") +
                 Bulk("slowlog|reset") + Bulk("sort") + Bulk("sort_ro") + Bulk("swapdb"));
   EXPECT_EQ(h.Run({"COMMAND", "LIST", "FILTERBY", "ACLCAT", "nosuch"}), "*0\r\n");
   EXPECT_EQ(h.Run({"COMMAND", "LIST", "FILTERBY", "MODULE", "x"}), "*0\r\n");
