@@ -447,10 +447,7 @@ TEST(MissingFeaturesTest, DefaultsAcceptedOtherValuesRefusedNamingTheFeature) {
     Args refused;
   };
   const Case cases[] = {
-      {"save", {""}, {"3600", "1"}},
       {"appendonly", {"no"}, {"yes"}},
-      {"shutdown-on-sigint", {"nosave", "now"}, {"save"}},
-      {"shutdown-on-sigterm", {"force"}, {"save", "now"}},
       {"replicaof", {"no", "one"}, {"127.0.0.1", "6380"}},
       {"min-replicas-to-write", {"0"}, {"1"}},
       {"cluster-enabled", {"no"}, {"yes"}},
