@@ -264,22 +264,6 @@ void Dispatcher::FeedMonitors(std::span<const std::string_view> args, const Conn
   }
 }
 
-  if (conn.tracking && conn.tracking->caching && !conn.multi && spec != client_ &&
-      (spec == nullptr || spec->parent != "client")) {
-    conn.tracking->caching = false;
-  }
-  // Redis's afterCommand: invalidations for this client's own keys follow its reply.
-  if (state_->tracking.has_pending()) state_->tracking.SendPending(*state_);
-  // Redis's handleClientsBlockedOnKeys after each command (after a whole EXEC): clients waiting on
-  // keys this command filled are served before anything else runs; not while a busy script
-  // serves other clients from inside its run.
-  if (!(state_->scripting && state_->scripting->running != nullptr)) {
-    if (state_->blocking.has_stream_waiters()) {
-      state_->blocking.UnblockDeletedStreamWaiters(*state_, now_ms);
-    }
-    if (state_->blocking.has_ready_keys()) state_->blocking.ServeReadyKeys(*state_, now_ms);
-  }
-  state_->current_client = nullptr;
 bool Dispatcher::MemoryAllows(const CommandSpec& spec, std::span<const std::string_view> args,
                               const ConnState& conn, int64_t now_ms) {
   const Evictor::Result result = state_->evictor.Perform(*state_, now_ms);
