@@ -141,8 +141,7 @@ Dispatcher::Verdict Dispatcher::Check(std::span<const std::string_view> args, Co
   }
   // With a maxmemory, eviction runs before every command, and a command that may grow memory is
   // refused once nothing more may be evicted.
-  if (state_->config.maxmemory != 0 && !script_busy &&
-      !MemoryAllows(*spec, args, conn, now_ms)) {
+  if (state_->config.maxmemory != 0 && !script_busy && !MemoryAllows(*spec, args, conn, now_ms)) {
     Reject(spec, errors::kOom, args, conn, reply);
     return Verdict::kRejected;
   }
