@@ -1,6 +1,7 @@
 #include "storage/packed_string.h"
 
 #include <gtest/gtest.h>
+
 #include <string>
 #include <utility>
 
