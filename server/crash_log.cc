@@ -82,8 +82,16 @@ void CrashHandler(int sig, siginfo_t* info, void*) {
 
 }  // namespace
 
-void SetCrashLog(const Config& config) {
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define KV_SANITIZER_RUNTIME 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define KV_SANITIZER_RUNTIME 1
+#endif
+#endif
+
+void SetCrashLog(const Config& config) {
+#ifdef KV_SANITIZER_RUNTIME
   (void)config;
 #else
   std::snprintf(g_logfile, sizeof(g_logfile), "%s", config.logfile.c_str());

@@ -93,9 +93,10 @@ bool Same(const Args& args, const std::string& kv, const std::string& redis) {
   Leaves(*a, &la);
   Leaves(*b, &lb);
   if (cmd == "xpending" && args.size() > 3) {
-    // [id, consumer, idle, deliveries] per entry: the idle times differ.
+    // After the outer array's shape, each entry is [<array4>, id, consumer, idle, deliveries]:
+    // the idle times differ.
     if (la.size() != lb.size()) return false;
-    for (size_t i = 0; i + 4 < la.size(); i += 5) la[i + 3] = lb[i + 3] = "*";
+    for (size_t i = 1; i + 4 < la.size(); i += 5) la[i + 3] = lb[i + 3] = "*";
     return la == lb;
   }
   if (cmd == "xinfo") {

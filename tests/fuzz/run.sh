@@ -4,7 +4,7 @@
 # Usage: tests/fuzz/run.sh BUILD_DIR [SECONDS_PER_TARGET] [TARGET ...]
 #   BUILD_DIR: a build directory configured with -DKV_BUILD_FUZZ=ON
 #   SECONDS_PER_TARGET: default $KV_FUZZ_SECONDS, else 60
-#   TARGET: resp_parser_fuzz, request_fuzz (default both)
+#   TARGET: resp_parser_fuzz, request_fuzz, rdb_fuzz (default all)
 # What the fuzzer finds (new inputs, a crashing input) goes to $KV_FUZZ_WORK (default a
 # temporary directory, removed when all passed); the committed corpus is only read.
 set -euo pipefail
@@ -13,7 +13,7 @@ build=$1
 seconds=${2:-${KV_FUZZ_SECONDS:-60}}
 shift $(($# >= 2 ? 2 : 1))
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(resp_parser_fuzz request_fuzz)
+[ ${#targets[@]} -gt 0 ] || targets=(resp_parser_fuzz request_fuzz rdb_fuzz)
 work=${KV_FUZZ_WORK:-$(mktemp -d)}
 export ASAN_OPTIONS=detect_leaks=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1

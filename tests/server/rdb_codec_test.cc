@@ -331,7 +331,8 @@ TEST_F(RdbRoundTrip, DuplicatesAndEmptyValuesAreRefused) {
   EXPECT_FALSE(Load(payload(nan_zset), "k", &why));
   EXPECT_EQ(why, "Zset with NAN score detected");
   // Empty aggregates.
-  RdbReader r(Bytes({0}));
+  const std::string empty_list = Bytes({0});  // the reader keeps a view of its input
+  RdbReader r(empty_list);
   DetachedValue v;
   EXPECT_FALSE(r.LoadObject(rdb::kTypeList, limits_, &v));
   EXPECT_TRUE(r.empty_key());
