@@ -6,6 +6,7 @@
 #include <cstring>
 #include <iterator>
 
+#include "server/sha1.h"
 #include "storage/db_set.h"
 #include "storage/hash.h"
 #include "storage/list.h"
@@ -16,88 +17,6 @@
 
 namespace kv {
 namespace {
-
-// SHA-1 (FIPS 180-4), the hash Redis's digests are made of.
-class Sha1 {
- public:
-  void Update(const void* data, size_t len) {
-    const auto* p = static_cast<const uint8_t*>(data);
-    total_ += len;
-    while (len > 0) {
-      const size_t take = std::min(len, sizeof(block_) - used_);
-      std::memcpy(block_ + used_, p, take);
-      used_ += take;
-      p += take;
-      len -= take;
-      if (used_ == sizeof(block_)) {
-        Compress();
-        used_ = 0;
-      }
-    }
-  }
-
-  Digest Final() {
-    const uint64_t bits = total_ * 8;
-    const uint8_t pad = 0x80;
-    Update(&pad, 1);
-    const uint8_t zero = 0;
-    while (used_ != 56) Update(&zero, 1);
-    uint8_t length[8];
-    for (int i = 0; i < 8; ++i) length[i] = static_cast<uint8_t>(bits >> (56 - 8 * i));
-    Update(length, 8);
-    Digest out;
-    for (int i = 0; i < 5; ++i) {
-      for (int j = 0; j < 4; ++j) out[4 * i + j] = static_cast<uint8_t>(h_[i] >> (24 - 8 * j));
-    }
-    return out;
-  }
-
- private:
-  static uint32_t Rotl(uint32_t x, int n) { return (x << n) | (x >> (32 - n)); }
-
-  void Compress() {
-    uint32_t w[80];
-    for (int i = 0; i < 16; ++i) {
-      w[i] = static_cast<uint32_t>(block_[4 * i]) << 24 |
-             static_cast<uint32_t>(block_[4 * i + 1]) << 16 |
-             static_cast<uint32_t>(block_[4 * i + 2]) << 8 | block_[4 * i + 3];
-    }
-    for (int i = 16; i < 80; ++i) w[i] = Rotl(w[i - 3] ^ w[i - 8] ^ w[i - 14] ^ w[i - 16], 1);
-    uint32_t a = h_[0], b = h_[1], c = h_[2], d = h_[3], e = h_[4];
-    for (int i = 0; i < 80; ++i) {
-      uint32_t f, k;
-      if (i < 20) {
-        f = (b & c) | (~b & d);
-        k = 0x5A827999;
-      } else if (i < 40) {
-        f = b ^ c ^ d;
-        k = 0x6ED9EBA1;
-      } else if (i < 60) {
-        f = (b & c) | (b & d) | (c & d);
-        k = 0x8F1BBCDC;
-      } else {
-        f = b ^ c ^ d;
-        k = 0xCA62C1D6;
-      }
-      const uint32_t t = Rotl(a, 5) + f + e + k + w[i];
-      e = d;
-      d = c;
-      c = Rotl(b, 30);
-      b = a;
-      a = t;
-    }
-    h_[0] += a;
-    h_[1] += b;
-    h_[2] += c;
-    h_[3] += d;
-    h_[4] += e;
-  }
-
-  uint32_t h_[5] = {0x67452301, 0xEFCDAB89, 0x98BADCFE, 0x10325476, 0xC3D2E1F0};
-  uint8_t block_[64];
-  size_t used_ = 0;
-  uint64_t total_ = 0;
-};
 
 // Redis's xorDigest: digest ^= SHA1(data).
 void XorDigest(Digest* digest, std::string_view data) {

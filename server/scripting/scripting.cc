@@ -4,7 +4,7 @@
 
 #include "absl/strings/string_view.h"
 #include "protocol/inline_splitter.h"
-#include "server/scripting/sha1.h"
+#include "server/sha1.h"
 #include "server/strings.h"
 
 namespace kv {
