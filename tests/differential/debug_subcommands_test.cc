@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "tests/support/both_servers_test.h"
 #include "tests/support/reply_pair.h"
 #include "tests/support/resp_client.h"
 #include "tests/support/server_process.h"
@@ -16,23 +17,14 @@
 namespace kv::test {
 namespace {
 
-class DebugSubcommandsTest : public ::testing::Test {
+class DebugSubcommandsTest : public ConnectedBothServersTest<DebugSubcommandsTest> {
+ public:
+  static std::vector<std::string> ServerArgs() { return {"--enable-debug-command", "yes"}; }
+
  protected:
-  static void SetUpTestSuite() {
-    kvserver_ = ServerProcess::StartKvserver({"--enable-debug-command", "yes"}).release();
-    redis_ = ServerProcess::StartRedis({"--enable-debug-command", "yes"}).release();
-  }
-  static void TearDownTestSuite() {
-    delete kvserver_;
-    delete redis_;
-    kvserver_ = redis_ = nullptr;
-  }
   void SetUp() override {
-    ASSERT_NE(kvserver_, nullptr);
-    ASSERT_NE(redis_, nullptr);
-    kv_ = RawConnection::Connect(kvserver_->port());
-    redis_conn_ = RawConnection::Connect(redis_->port());
-    ASSERT_TRUE(kv_ && redis_conn_);
+    ConnectedBothServersTest::SetUp();
+    if (HasFatalFailure()) return;
     Both({"FLUSHALL"});
   }
 
@@ -43,10 +35,6 @@ class DebugSubcommandsTest : public ::testing::Test {
     EXPECT_EQ(Escape(kv), Escape(redis)) << args[0] << " " << (args.size() > 1 ? args[1] : "");
     return kv;
   }
-
-  static inline ServerProcess* kvserver_ = nullptr;
-  static inline ServerProcess* redis_ = nullptr;
-  std::unique_ptr<RawConnection> kv_, redis_conn_;
 };
 
 TEST_F(DebugSubcommandsTest, DigestOfNothing) {

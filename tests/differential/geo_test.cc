@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "tests/support/both_servers_test.h"
 #include "tests/support/reply_pair.h"
 #include "tests/support/resp_client.h"
 #include "tests/support/server_process.h"
@@ -123,28 +124,8 @@ class Generator : public RandomChoices {
   }
 };
 
-class GeoDifferentialTest : public ::testing::Test {
+class GeoDifferentialTest : public ConnectedBothServersTest<GeoDifferentialTest> {
  protected:
-  static void SetUpTestSuite() {
-    kvserver_ = ServerProcess::StartKvserver().release();
-    redis_ = ServerProcess::StartRedis().release();
-  }
-  static void TearDownTestSuite() {
-    delete kvserver_;
-    delete redis_;
-    kvserver_ = redis_ = nullptr;
-  }
-  void SetUp() override {
-    ASSERT_NE(kvserver_, nullptr);
-    ASSERT_NE(redis_, nullptr);
-    kv_ = RawConnection::Connect(kvserver_->port());
-    redis_conn_ = RawConnection::Connect(redis_->port());
-    ASSERT_TRUE(kv_ && redis_conn_);
-  }
-
-  static inline ServerProcess* kvserver_ = nullptr;
-  static inline ServerProcess* redis_ = nullptr;
-  std::unique_ptr<RawConnection> kv_, redis_conn_;
 };
 
 TEST_F(GeoDifferentialTest, RandomSearches) {
@@ -161,7 +142,6 @@ TEST_F(GeoDifferentialTest, RandomSearches) {
 
 TEST_F(GeoDifferentialTest, ErrorsAndEdges) {
   ExpectSameReplies(
-      *kv_, *redis_conn_,
       {
           {"GEOADD", "Sicily", "13.361389", "38.115556", "Palermo", "15.087269", "37.502669",
            "Catania"},

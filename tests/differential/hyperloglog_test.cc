@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "tests/support/both_servers_test.h"
 #include "tests/support/reply_pair.h"
 #include "tests/support/resp_client.h"
 #include "tests/support/server_process.h"
@@ -78,28 +79,11 @@ class Generator : public RandomChoices {
   }
 };
 
-class HyperLogLogDifferentialTest : public ::testing::Test {
- protected:
-  static void SetUpTestSuite() {
-    kvserver_ = ServerProcess::StartKvserver({"--enable-debug-command", "yes"}).release();
-    redis_ = ServerProcess::StartRedis({"--enable-debug-command", "yes"}).release();
-  }
-  static void TearDownTestSuite() {
-    delete kvserver_;
-    delete redis_;
-    kvserver_ = redis_ = nullptr;
-  }
-  void SetUp() override {
-    ASSERT_NE(kvserver_, nullptr);
-    ASSERT_NE(redis_, nullptr);
-    kv_ = RawConnection::Connect(kvserver_->port());
-    redis_conn_ = RawConnection::Connect(redis_->port());
-    ASSERT_TRUE(kv_ && redis_conn_);
-  }
+class HyperLogLogDifferentialTest : public ConnectedBothServersTest<HyperLogLogDifferentialTest> {
+ public:
+  static std::vector<std::string> ServerArgs() { return {"--enable-debug-command", "yes"}; }
 
-  static inline ServerProcess* kvserver_ = nullptr;
-  static inline ServerProcess* redis_ = nullptr;
-  std::unique_ptr<RawConnection> kv_, redis_conn_;
+ protected:
 };
 
 TEST_F(HyperLogLogDifferentialTest, RandomSequencesAndCorruptions) {
@@ -206,13 +190,12 @@ TEST_F(HyperLogLogDifferentialTest, ErrorsAndEncodings) {
   commands.push_back({"PFCOUNT", "big"});
   commands.push_back({"PFDEBUG", "encoding", "big"});
   commands.push_back({"GET", "big"});
-  ExpectSameReplies(*kv_, *redis_conn_, commands);
+  ExpectSameReplies(commands);
   const std::string dense = redis_conn_->Call({"GET", "big"});
   const size_t header_end = dense.find("\r\n") + 2;
   const std::string bytes = dense.substr(header_end, dense.size() - header_end - 2);
   ASSERT_GT(bytes.size(), 12000u);
-  ExpectSameReplies(*kv_, *redis_conn_,
-                    {{"SET", "copy", bytes},
+  ExpectSameReplies({{"SET", "copy", bytes},
                      {"PFCOUNT", "copy"},
                      {"PFADD", "copy", "more"},
                      {"PFCOUNT", "copy", "big"},

@@ -204,23 +204,14 @@ class Generator : public RandomChoices {
   }
 };
 
-class ListsDifferentialTest : public ::testing::Test {
+class ListsDifferentialTest : public ConnectedBothServersTest<ListsDifferentialTest> {
+ public:
+  static std::vector<std::string> ServerArgs() { return {"--enable-debug-command", "yes"}; }
+
  protected:
-  static void SetUpTestSuite() {
-    kvserver_ = ServerProcess::StartKvserver({"--enable-debug-command", "yes"}).release();
-    redis_ = ServerProcess::StartRedis({"--enable-debug-command", "yes"}).release();
-  }
-  static void TearDownTestSuite() {
-    delete kvserver_;
-    delete redis_;
-    kvserver_ = redis_ = nullptr;
-  }
   void SetUp() override {
-    ASSERT_NE(kvserver_, nullptr);
-    ASSERT_NE(redis_, nullptr);
-    kv_ = RawConnection::Connect(kvserver_->port());
-    redis_conn_ = RawConnection::Connect(redis_->port());
-    ASSERT_TRUE(kv_ && redis_conn_);
+    ConnectedBothServersTest::SetUp();
+    if (HasFatalFailure()) return;
     // Each test starts from the defaults.
     for (RawConnection* c : {kv_.get(), redis_conn_.get()}) {
       c->Call({"CONFIG", "SET", "list-max-listpack-size", "-2"});
@@ -230,13 +221,7 @@ class ListsDifferentialTest : public ::testing::Test {
     }
   }
 
-  void ExpectSame(const std::vector<Args>& commands) {
-    ExpectSameReplies(*kv_, *redis_conn_, commands, SameListReply);
-  }
-
-  static inline ServerProcess* kvserver_ = nullptr;
-  static inline ServerProcess* redis_ = nullptr;
-  std::unique_ptr<RawConnection> kv_, redis_conn_;
+  void ExpectSame(const std::vector<Args>& commands) { ExpectSameReplies(commands, SameListReply); }
 };
 
 TEST_F(ListsDifferentialTest, RandomListSequences) {

@@ -33,6 +33,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "tests/support/both_servers_test.h"
 #include "tests/support/reply_pair.h"
 #include "tests/support/resp_client.h"
 #include "tests/support/resp_reply.h"
@@ -218,28 +219,11 @@ std::string DebugFields(const std::string& reply) {
   return reply.substr(enc, lru - enc);
 }
 
-class SetsDifferentialTest : public ::testing::Test {
+class SetsDifferentialTest : public ConnectedBothServersTest<SetsDifferentialTest> {
+ public:
+  static std::vector<std::string> ServerArgs() { return {"--enable-debug-command", "yes"}; }
+
  protected:
-  static void SetUpTestSuite() {
-    kvserver_ = ServerProcess::StartKvserver({"--enable-debug-command", "yes"}).release();
-    redis_ = ServerProcess::StartRedis({"--enable-debug-command", "yes"}).release();
-  }
-  static void TearDownTestSuite() {
-    delete kvserver_;
-    delete redis_;
-  }
-  void SetUp() override {
-    ASSERT_NE(kvserver_, nullptr);
-    ASSERT_NE(redis_, nullptr);
-    kv_ = RawConnection::Connect(kvserver_->port());
-    redis_conn_ = RawConnection::Connect(redis_->port());
-    ASSERT_TRUE(kv_ && redis_conn_);
-  }
-
-  std::pair<std::string, std::string> Both(const Args& args) {
-    return {kv_->Call(args), redis_conn_->Call(args)};
-  }
-
   // Compares one command's replies (sending it, and whatever it needs to judge them); returns a
   // description of the difference, or "" when they agree.
   std::string Compare(const Args& c, std::string* kv_reply, std::string* redis_reply) {
@@ -341,10 +325,6 @@ class SetsDifferentialTest : public ::testing::Test {
     }
     return ks == rs ? "" : "different scan members";
   }
-
-  static inline ServerProcess* kvserver_ = nullptr;
-  static inline ServerProcess* redis_ = nullptr;
-  std::unique_ptr<RawConnection> kv_, redis_conn_;
 };
 
 TEST_F(SetsDifferentialTest, RandomSetSequences) {

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "tests/support/both_servers_test.h"
 #include "tests/support/reply_pair.h"
 #include "tests/support/resp_client.h"
 #include "tests/support/resp_reply.h"
@@ -360,28 +361,8 @@ bool SameSortReply(const Args& c, const std::string& kv, const std::string& redi
   return groups(*a) == groups(*b);
 }
 
-class SortDifferentialTest : public ::testing::Test {
+class SortDifferentialTest : public ConnectedBothServersTest<SortDifferentialTest> {
  protected:
-  static void SetUpTestSuite() {
-    kvserver_ = ServerProcess::StartKvserver({}).release();
-    redis_ = ServerProcess::StartRedis({}).release();
-  }
-  static void TearDownTestSuite() {
-    delete kvserver_;
-    delete redis_;
-    kvserver_ = redis_ = nullptr;
-  }
-  void SetUp() override {
-    ASSERT_NE(kvserver_, nullptr);
-    ASSERT_NE(redis_, nullptr);
-    kv_ = RawConnection::Connect(kvserver_->port());
-    redis_conn_ = RawConnection::Connect(redis_->port());
-    ASSERT_TRUE(kv_ && redis_conn_);
-  }
-
-  static inline ServerProcess* kvserver_ = nullptr;
-  static inline ServerProcess* redis_ = nullptr;
-  std::unique_ptr<RawConnection> kv_, redis_conn_;
 };
 
 TEST_F(SortDifferentialTest, RandomSortSequences) {
@@ -436,14 +417,13 @@ TEST_F(SortDifferentialTest, TiesKeepRedisOrder) {
     commands.push_back({"SORT", "t", "BY", "w_*", "ALPHA", "DESC"});
     commands.push_back({"SORT", "t", "BY", "nosuch_*", "ALPHA", "DESC"});
   }
-  ExpectSameReplies(*kv_, *redis_conn_, commands);
+  ExpectSameReplies(commands);
 }
 
 // The sorted set SORT reads becomes a skiplist for good; STORE replaces any value and its TTL,
 // and an empty result deletes the destination; BY nosort on a set with STORE sorts as strings.
 TEST_F(SortDifferentialTest, StoreAndEncodings) {
-  ExpectSameReplies(*kv_, *redis_conn_,
-                    {{"ZADD", "z", "3", "c", "1", "a", "2", "b"},
+  ExpectSameReplies({{"ZADD", "z", "3", "c", "1", "a", "2", "b"},
                      {"OBJECT", "ENCODING", "z"},
                      {"SORT_RO", "z", "BY", "nosort", "DESC", "LIMIT", "1", "5"},
                      {"OBJECT", "ENCODING", "z"},

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "tests/support/both_servers_test.h"
 #include "tests/support/reply_pair.h"
 #include "tests/support/resp_client.h"
 #include "tests/support/resp_reply.h"
@@ -355,36 +356,21 @@ class Generator : public RandomChoices {
   }
 };
 
-class ZSetsDifferentialTest : public ::testing::Test {
+class ZSetsDifferentialTest : public ConnectedBothServersTest<ZSetsDifferentialTest> {
+ public:
+  static std::vector<std::string> ServerArgs() { return {"--enable-debug-command", "yes"}; }
+
  protected:
-  static void SetUpTestSuite() {
-    kvserver_ = ServerProcess::StartKvserver({"--enable-debug-command", "yes"}).release();
-    redis_ = ServerProcess::StartRedis({"--enable-debug-command", "yes"}).release();
-  }
-  static void TearDownTestSuite() {
-    delete kvserver_;
-    delete redis_;
-    kvserver_ = redis_ = nullptr;
-  }
   void SetUp() override {
-    ASSERT_NE(kvserver_, nullptr);
-    ASSERT_NE(redis_, nullptr);
-    kv_ = RawConnection::Connect(kvserver_->port());
-    redis_conn_ = RawConnection::Connect(redis_->port());
-    ASSERT_TRUE(kv_ && redis_conn_);
+    ConnectedBothServersTest::SetUp();
+    if (HasFatalFailure()) return;
     for (RawConnection* c : {kv_.get(), redis_conn_.get()}) {
       c->Call({"CONFIG", "SET", "zset-max-listpack-entries", "128"});
       c->Call({"CONFIG", "SET", "zset-max-listpack-value", "64"});
     }
   }
 
-  void ExpectSame(const std::vector<Args>& commands) {
-    ExpectSameReplies(*kv_, *redis_conn_, commands, SameZSetReply);
-  }
-
-  static inline ServerProcess* kvserver_ = nullptr;
-  static inline ServerProcess* redis_ = nullptr;
-  std::unique_ptr<RawConnection> kv_, redis_conn_;
+  void ExpectSame(const std::vector<Args>& commands) { ExpectSameReplies(commands, SameZSetReply); }
 };
 
 TEST_F(ZSetsDifferentialTest, RandomSequences) {

@@ -14,13 +14,14 @@ namespace kv::test {
 
 // The base of a differential test suite: one kvserver and one real redis-server, started once
 // for the whole suite and shared by its tests. `Suite` (the derived class) gives each suite its
-// own pair.
+// own pair, and may start both with options by declaring its own (public) ServerArgs().
 template <typename Suite>
 class BothServersTest : public ::testing::Test {
  protected:
+  static std::vector<std::string> ServerArgs() { return {}; }
   static void SetUpTestSuite() {
-    kvserver_ = ServerProcess::StartKvserver().release();
-    redis_ = ServerProcess::StartRedis().release();
+    kvserver_ = ServerProcess::StartKvserver(Suite::ServerArgs()).release();
+    redis_ = ServerProcess::StartRedis(Suite::ServerArgs()).release();
   }
   static void TearDownTestSuite() {
     delete kvserver_;
