@@ -9,12 +9,12 @@
 # temporary directory, removed when all passed); the committed corpus is only read.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-build=$1
+build=$(cd "$1" && pwd)
 seconds=${2:-${KV_FUZZ_SECONDS:-60}}
 shift $(($# >= 2 ? 2 : 1))
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(resp_parser_fuzz request_fuzz rdb_fuzz)
-work=${KV_FUZZ_WORK:-$(mktemp -d)}
+work=$(realpath -m "${KV_FUZZ_WORK:-$(mktemp -d)}")
 export ASAN_OPTIONS=detect_leaks=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
@@ -24,9 +24,12 @@ for target in "${targets[@]}"; do
   dict=()
   [ -f "$here/$target.dict" ] && dict=(-dict="$here/$target.dict")
   echo "== fuzz $target for ${seconds}s"
-  if "$build/tests/fuzz/$target" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 \
-       -print_final_stats=1 -artifact_prefix="$work/$target/artifacts/" "${dict[@]}" \
-       "$work/$target/corpus" "$here/corpus/$target" >"$work/$target/log" 2>&1; then
+  # Run from the work directory: what a fuzz input makes the server write (SAVE's dump.rdb, ...)
+  # lands there, not in the checkout.
+  if (cd "$work/$target" &&
+      exec "$build/tests/fuzz/$target" -max_total_time="$seconds" -rss_limit_mb=2048 \
+        -timeout=10 -print_final_stats=1 -artifact_prefix="$work/$target/artifacts/" \
+        "${dict[@]}" "$work/$target/corpus" "$here/corpus/$target" >"$work/$target/log" 2>&1); then
     grep -E '^#[0-9]+.*DONE|stat::number_of_executed_units|stat::average_exec_per_sec' \
       "$work/$target/log" || true
   else
