@@ -106,7 +106,7 @@ void WaitForBgsave(RawConnection& c) {
   ADD_FAILURE() << "BGSAVE did not end";
 }
 
-TEST(RdbFunctionsTest, RedisFileLoadsIntoKvserver) {
+TEST(RdbFileFunctionsTest, RedisFileLoadsIntoKvserver) {
   auto redis_server = ServerProcess::StartRedis({"--enable-debug-command", "yes"});
   ASSERT_NE(redis_server, nullptr);
   auto redis = RawConnection::Connect(redis_server->port());
@@ -138,7 +138,7 @@ TEST(RdbFunctionsTest, RedisFileLoadsIntoKvserver) {
   EXPECT_EQ(kv->Call({"get", "k"}), "$1\r\nv\r\n");
 }
 
-TEST(RdbFunctionsTest, KvserverFileLoadsIntoRedis) {
+TEST(RdbFileFunctionsTest, KvserverFileLoadsIntoRedis) {
   const std::string dir = MakeTempDir();
   auto kv_server = ServerProcess::StartKvserver(
       {"--dir", dir, "--enable-debug-command", "yes", "--enable-protected-configs", "yes"});
@@ -200,7 +200,7 @@ TEST(RdbFunctionsTest, KvserverFileLoadsIntoRedis) {
   EXPECT_NE(Libraries(*kv2).find("libb"), std::string::npos);
 }
 
-TEST(RdbFunctionsTest, PreReleaseFunctionEntriesLoad) {
+TEST(RdbFileFunctionsTest, PreReleaseFunctionEntriesLoad) {
   // RDB_OPCODE_FUNCTION (246): name, engine, a description flag and description, the code.
   const std::string dir = MakeTempDir();
   WriteRdb(dir + "/old.rdb",
@@ -217,7 +217,7 @@ TEST(RdbFunctionsTest, PreReleaseFunctionEntriesLoad) {
   EXPECT_EQ(kv->Call({"fcall", "old_fn", "0"}), ":7\r\n");
 }
 
-TEST(RdbFunctionsTest, BadLibraryStopsTheStart) {
+TEST(RdbFileFunctionsTest, BadLibraryStopsTheStart) {
   const std::string dir = MakeTempDir();
   for (const auto& [body, why] : std::vector<std::pair<std::string, std::string>>{
            {"\xf5" + ShortString("#!lua name=x\nreturn 1 +"), "Error compiling function"},
