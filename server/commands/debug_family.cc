@@ -27,6 +27,7 @@
 #include "server/object_info.h"
 #include "server/persistence/snapshot.h"
 #include "server/rdb_length.h"
+#include "server/scripting/scripting.h"
 #include "server/strings.h"
 
 namespace kv {
@@ -163,10 +164,14 @@ void DebugReload(CommandContext& ctx) {
     }
   }
   if (save && SaveSnapshot(ctx.server)) return ctx.reply.Error("-ERR");
-  if (flush) ctx.server.dbs.FlushAll();
+  if (flush) {
+    // emptyData: the functions go too.
+    ctx.server.dbs.FlushAll();
+    if (ctx.server.scripting) ctx.server.scripting->FlushLibraries();
+  }
   const RdbLoadResult loaded = LoadSnapshot(ctx.server, merge);
   if (!loaded.ok) {
-    return ctx.reply.Error("Error trying to load the RDB dump, check server logs.");
+    return ctx.reply.Error("Error trying to load the RDB dump");
   }
   spdlog::warn("DB reloaded by DEBUG RELOAD");
   ctx.reply.Ok();

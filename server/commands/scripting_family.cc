@@ -8,6 +8,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "protocol/number.h"
 #include "server/command_registry.h"
@@ -16,6 +17,7 @@
 #include "server/errors.h"
 #include "server/glob.h"
 #include "server/monitor.h"
+#include "server/persistence/rdb_functions.h"
 #include "server/scripting/lua_vm.h"
 #include "server/scripting/scripting.h"
 #include "server/strings.h"
@@ -355,6 +357,43 @@ void FunctionFlush(CommandContext& ctx) {
   ctx.reply.Ok();
 }
 
+// FUNCTION DUMP: every library's code in Redis's payload (functionDumpCommand).
+void FunctionDump(CommandContext& ctx) {
+  std::vector<std::string> codes;
+  for (const auto& [name, lib] : GetScripting(ctx.server).libraries()) codes.push_back(lib.code);
+  ctx.reply.Bulk(CreateFunctionsPayload(codes, ctx.server.config.rdbcompression));
+}
+
+// FUNCTION RESTORE <payload> [FLUSH|APPEND|REPLACE] (functionRestoreCommand).
+void FunctionRestore(CommandContext& ctx) {
+  if (ctx.args.size() > 4) return ctx.reply.Error(SubcommandSyntaxError(ctx.args[1], "function"));
+  RestorePolicy policy = RestorePolicy::kAppend;
+  if (ctx.args.size() == 4) {
+    const std::string_view arg = ctx.args[3];
+    if (OptionIs(arg, "append")) {
+      policy = RestorePolicy::kAppend;
+    } else if (OptionIs(arg, "replace")) {
+      policy = RestorePolicy::kReplace;
+    } else if (OptionIs(arg, "flush")) {
+      policy = RestorePolicy::kFlush;
+    } else {
+      return ctx.reply.Error(
+          "Wrong restore policy given, value should be either FLUSH, APPEND or REPLACE.");
+    }
+  }
+  const std::string_view payload = ctx.args[2];
+  const Scripting::LibrarySource read = [payload](const Scripting::LibraryAdder& add,
+                                                  std::string* error) {
+    return ReadFunctionsPayload(payload, add, error);
+  };
+  std::string error;
+  if (!GetScripting(ctx.server).RestoreLibraries(read, policy, &error)) {
+    return ctx.reply.Error(error);
+  }
+  ctx.CountChanges();
+  ctx.reply.Ok();
+}
+
 void FunctionHelp(CommandContext& ctx) {
   ReplyHelp(
       ctx, "function",
@@ -463,6 +502,8 @@ void RegisterScriptingFamily(CommandRegistry& r) {
        {
            {"delete", 3, kCmdWrite | kCmdNoScript, 0, 0, 0, FunctionDelete, "scripting",
             "Delete a function by name", "7.0.0", "@write @slow @scripting"},
+           {"dump", 2, kCmdNoScript, 0, 0, 0, FunctionDump, "scripting",
+            "Dump all functions into a serialized binary payload", "7.0.0", "@slow @scripting"},
            {"flush", -2, kCmdWrite | kCmdNoScript, 0, 0, 0, FunctionFlush, "scripting",
             "Deleting all functions", "7.0.0", "@write @slow @scripting"},
            {"help", 2, kCmdLoading | kCmdStale, 0, 0, 0, FunctionHelp, "scripting",
@@ -473,6 +514,9 @@ void RegisterScriptingFamily(CommandRegistry& r) {
             "List information about all the functions", "7.0.0", "@slow @scripting"},
            {"load", -3, kCmdWrite | kCmdDenyOom | kCmdNoScript, 0, 0, 0, FunctionLoad, "scripting",
             "Create a function with the given arguments (name, code, description)", "7.0.0",
+            "@write @slow @scripting"},
+           {"restore", -3, kCmdWrite | kCmdDenyOom | kCmdNoScript, 0, 0, 0, FunctionRestore,
+            "scripting", "Restore all the functions on the given payload", "7.0.0",
             "@write @slow @scripting"},
            {"stats", 2, kCmdNoScript | kCmdAllowBusy, 0, 0, 0, FunctionStats, "scripting",
             "Return information about the function currently running (name, description, "

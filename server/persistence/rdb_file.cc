@@ -13,6 +13,7 @@
 #include "server/persistence/crc64.h"
 #include "server/persistence/object_lru.h"
 #include "server/persistence/rdb_format.h"
+#include "server/persistence/rdb_functions.h"
 #include "server/persistence/rdb_writer.h"
 #include "server/version.h"
 #include "storage/db_set.h"
@@ -87,6 +88,7 @@ std::optional<std::string> SaveRdbFile(const DbSet& dbs, const std::string& path
   w.Aux("ctime", options.now_ms / 1000);
   w.Aux("used-mem", static_cast<int64_t>(options.used_memory));
   w.Aux("aof-base", int64_t{0});
+  WriteFunctionLibraries(w, options.function_libraries);
 
   for (size_t index = 0; index < dbs.count() && ok; ++index) {
     const Db& db = dbs.db(index);
@@ -273,9 +275,15 @@ RdbLoadResult LoadRdbBytes(DbSet& dbs, std::string_view data, const RdbLoadOptio
       case rdb::kOpModuleAux:
         return corrupt("The RDB file contains AUX module data I can't load: no matching module");
       case rdb::kOpFunction:
-        return corrupt("Pre-release function format not supported.");
-      case rdb::kOpFunction2:
-        return corrupt("The RDB file contains functions, which kvserver does not support yet");
+      case rdb::kOpFunction2: {
+        std::string code, error;
+        if (!ReadFunctionLibrary(r, type, &code, &error) ||
+            (options.load_function && !options.load_function(std::move(code), &error))) {
+          result.error = "Failed loading library, " + error;
+          return result;
+        }
+        continue;
+      }
       case rdb::kOpEof: {
         if (version >= 5) {
           const uint64_t expected = Crc64(0, data.substr(0, r.position()));

@@ -4,6 +4,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "server/persistence/rdb_reader.h"
 
@@ -20,6 +21,8 @@ struct RdbSaveOptions {
   // rdbSaveKeyValuePair).
   bool save_lru = false;
   bool save_lfu = false;
+  // The function libraries' codes, saved before the keys as RDB_OPCODE_FUNCTION2 entries.
+  std::vector<std::string> function_libraries;
 };
 
 // Writes every database as Redis 7.0's RDB file (rdbSaveRio): "REDIS0010", the aux fields
@@ -38,6 +41,9 @@ struct RdbLoadOptions {
   bool allow_duplicates = false;  // DEBUG RELOAD MERGE: a key met twice replaces the first
   // Called for Redis's notice lines while loading ("Loading RDB produced by version ...").
   std::function<void(const std::string&)> log;
+  // Called with each function library's code (FUNCTION LOAD's input); false with the error stops
+  // the load. Libraries are read and dropped when it is empty.
+  std::function<bool(std::string&& code, std::string* error)> load_function;
 };
 
 struct RdbLoadResult {

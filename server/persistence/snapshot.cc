@@ -12,6 +12,7 @@
 
 #include "server/allocator.h"
 #include "server/persistence/load_limits.h"
+#include "server/scripting/scripting.h"
 #include "server/server_state.h"
 
 namespace kv {
@@ -29,6 +30,11 @@ RdbSaveOptions SaveOptions(const ServerState& s) {
   const MaxmemoryPolicy p = s.config.maxmemory_policy;
   options.save_lfu = IsLfuPolicy(p);
   options.save_lru = p == MaxmemoryPolicy::kVolatileLru || p == MaxmemoryPolicy::kAllkeysLru;
+  if (s.scripting) {
+    for (const auto& [name, lib] : s.scripting->libraries()) {
+      options.function_libraries.push_back(lib.code);
+    }
+  }
   return options;
 }
 
@@ -153,6 +159,12 @@ RdbLoadResult LoadSnapshot(ServerState& s, bool allow_duplicates) {
   options.checksum = s.config.rdbchecksum;
   options.allow_duplicates = allow_duplicates;
   options.log = [](const std::string& line) { spdlog::info("{}", line); };
+  // Into the loaded libraries, as rdbLoad: one already there fails the load unless duplicates
+  // are allowed (DEBUG RELOAD MERGE), when it is replaced.
+  if (!s.scripting) s.scripting = std::make_shared<Scripting>();
+  options.load_function = [&s, allow_duplicates](std::string&& code, std::string* error) {
+    return !s.scripting->LoadLibrary(code, allow_duplicates, error).empty();
+  };
   RdbLoadResult r = LoadRdbFile(s.dbs, SnapshotPath(s), options);
   if (r.ok) {
     spdlog::info("Done loading RDB, keys loaded: {}, keys expired: {}.", r.keys_loaded,

@@ -108,8 +108,8 @@ void Scripting::FlushScripts() {
 
 const LibraryFunction* Scripting::FindFunction(std::string_view name) const {
   const std::string lower = ToLower(name);
-  const auto it = functions_.find(lower);
-  return it == functions_.end() ? nullptr : it->second;
+  const auto it = current_.functions.find(lower);
+  return it == current_.functions.end() ? nullptr : it->second;
 }
 
 void Scripting::FreeLibrary(FunctionLibrary& lib) {
@@ -117,7 +117,21 @@ void Scripting::FreeLibrary(FunctionLibrary& lib) {
   lib.functions.clear();
 }
 
-std::string Scripting::LoadLibrary(std::string_view code, bool replace, std::string* error) {
+void Scripting::FreeContext(LibraryContext& ctx) {
+  ctx.functions.clear();
+  for (auto& [name, lib] : ctx.libraries) FreeLibrary(lib);
+  ctx.libraries.clear();
+}
+
+void Scripting::Link(LibraryContext& ctx, FunctionLibrary&& lib) {
+  const std::string name = lib.name;
+  // Moving a std::map keeps its nodes: the functions' addresses stay valid.
+  FunctionLibrary& stored = ctx.libraries[name] = std::move(lib);
+  for (const auto& [fname, fn] : stored.functions) ctx.functions[ToLower(fname)] = &fn;
+}
+
+std::string Scripting::CreateLibrary(std::string_view code, bool replace, LibraryContext& ctx,
+                                     std::string* error) {
   std::string engine, name;
   size_t shebang_len = 0;
   if (!ParseLibraryShebang(code, &engine, &name, &shebang_len, error)) return "";
@@ -129,8 +143,8 @@ std::string Scripting::LoadLibrary(std::string_view code, bool replace, std::str
     *error = "Engine '" + engine + "' not found";
     return "";
   }
-  const auto old = libraries_.find(name);
-  if (old != libraries_.end() && !replace) {
+  const auto old = ctx.libraries.find(name);
+  if (old != ctx.libraries.end() && !replace) {
     *error = "Library '" + name + "' already exists";
     return "";
   }
@@ -161,12 +175,12 @@ std::string Scripting::LoadLibrary(std::string_view code, bool replace, std::str
   }
   if (ok) {
     for (const auto& [fname, fn] : lib.functions) {
-      const auto it = functions_.find(ToLower(fname));
-      if (it == functions_.end()) continue;
+      const auto it = ctx.functions.find(ToLower(fname));
+      if (it == ctx.functions.end()) continue;
       // A function of the library being replaced may keep its name.
       const LibraryFunction* existing = it->second;
       bool in_old = false;
-      if (old != libraries_.end()) {
+      if (old != ctx.libraries.end()) {
         for (const auto& [oname, ofn] : old->second.functions) in_old = in_old || &ofn == existing;
       }
       if (!in_old) {
@@ -180,29 +194,73 @@ std::string Scripting::LoadLibrary(std::string_view code, bool replace, std::str
     FreeLibrary(lib);
     return "";
   }
-  if (old != libraries_.end()) {
-    for (const auto& [fname, fn] : old->second.functions) functions_.erase(ToLower(fname));
+  if (old != ctx.libraries.end()) {
+    for (const auto& [fname, fn] : old->second.functions) ctx.functions.erase(ToLower(fname));
     FreeLibrary(old->second);
-    libraries_.erase(old);
+    ctx.libraries.erase(old);
   }
-  FunctionLibrary& stored = libraries_[name] = std::move(lib);
-  for (const auto& [fname, fn] : stored.functions) functions_[ToLower(fname)] = &fn;
+  Link(ctx, std::move(lib));
   return name;
 }
 
 bool Scripting::DeleteLibrary(std::string_view name) {
-  const auto it = libraries_.find(std::string(name));
-  if (it == libraries_.end()) return false;
-  for (const auto& [fname, fn] : it->second.functions) functions_.erase(ToLower(fname));
+  const auto it = current_.libraries.find(std::string(name));
+  if (it == current_.libraries.end()) return false;
+  for (const auto& [fname, fn] : it->second.functions) current_.functions.erase(ToLower(fname));
   FreeLibrary(it->second);
-  libraries_.erase(it);
+  current_.libraries.erase(it);
   return true;
 }
 
 void Scripting::FlushLibraries() {
-  functions_.clear();
-  libraries_.clear();
+  current_.functions.clear();
+  current_.libraries.clear();
   functions_vm_ = std::make_unique<LuaVm>(LuaVm::Kind::kFunctions);
+}
+
+bool Scripting::RestoreLibraries(const LibrarySource& read, RestorePolicy policy,
+                                 std::string* error) {
+  LibraryContext staged;
+  const LibraryAdder add = [&](std::string&& code, std::string* err) {
+    return !CreateLibrary(code, /*replace=*/false, staged, err).empty();
+  };
+  if (!read(add, error)) {
+    FreeContext(staged);
+    return false;
+  }
+  if (policy == RestorePolicy::kFlush) {
+    FreeContext(current_);
+    current_ = std::move(staged);
+    return true;
+  }
+  // Redis's libraryJoin: a library already loaded fails APPEND; under REPLACE it goes, and then
+  // no function of the payload may collide with those of the libraries that stay.
+  absl::flat_hash_map<std::string, bool> replaced_functions;
+  for (const auto& [name, lib] : staged.libraries) {
+    const auto old = current_.libraries.find(name);
+    if (old == current_.libraries.end()) continue;
+    if (policy != RestorePolicy::kReplace) {
+      *error = "Library " + name + " already exists";
+      FreeContext(staged);
+      return false;
+    }
+    for (const auto& [fname, fn] : old->second.functions) replaced_functions[ToLower(fname)] = true;
+  }
+  for (const auto& [name, lib] : staged.libraries) {
+    for (const auto& [fname, fn] : lib.functions) {
+      const std::string lower = ToLower(fname);
+      if (current_.functions.contains(lower) && !replaced_functions.contains(lower)) {
+        *error = "Function " + fname + " already exists";
+        FreeContext(staged);
+        return false;
+      }
+    }
+  }
+  for (auto& [name, lib] : staged.libraries) {
+    if (current_.libraries.contains(name)) DeleteLibrary(name);
+  }
+  for (auto& [name, lib] : staged.libraries) Link(current_, std::move(lib));
+  return true;
 }
 
 }  // namespace kv

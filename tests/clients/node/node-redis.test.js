@@ -230,3 +230,141 @@ test('what it sends at connect', async () => {
   };
   assert.deepEqual(sent, expected[major]);
 });
+
+// A script or function definition for node-redis: v4 maps a call's arguments with
+// transformArguments, v5 and later push them (keys first) onto a command parser.
+function definition(numberOfKeys, extra = {}) {
+  const def = { NUMBER_OF_KEYS: numberOfKeys, ...extra };
+  if (major < 5) {
+    def.transformArguments = (...args) => args.map(String);
+  } else {
+    def.parseCommand = (parser, ...args) => args.forEach((a, i) =>
+      (i < numberOfKeys ? parser.pushKey(String(a)) : parser.push(String(a))));
+  }
+  return def;
+}
+
+// INFO's count for `field` (e.g. errorstat_NOSCRIPT:count, cmdstat_evalsha:calls), 0 if absent.
+async function infoCount(client, section, field) {
+  const m = String(await client.info(section)).match(new RegExp(`${field}=(\\d+)`));
+  return m ? Number(m[1]) : 0;
+}
+
+test('scripts: defineScript sends EVALSHA and falls back to EVAL on NOSCRIPT', async () => {
+  const { defineScript } = redisLib;
+  const incrBy = defineScript({
+    ...definition(1), SCRIPT: "return redis.call('INCRBY', KEYS[1], ARGV[1])" });
+  const client = await connect({
+    scripts: {
+      incrBy,
+      // v5 and later send a read-only script as EVALSHA_RO.
+      getRo: defineScript({
+        ...definition(1, { IS_READ_ONLY: true }), SCRIPT: "return redis.call('GET', KEYS[1])" }),
+      pair: defineScript({ ...definition(0), SCRIPT: 'return {ARGV[1], tonumber(ARGV[2]) * 2}' }),
+      fails: defineScript({ ...definition(0), SCRIPT: "return redis.error_reply('MYERR custom')" }),
+    },
+  });
+  await client.flushAll();
+  await client.sendCommand(['SCRIPT', 'FLUSH']);
+  await client.sendCommand(['CONFIG', 'RESETSTAT']);
+  // Not cached: EVALSHA gets NOSCRIPT, node-redis sends EVAL, which caches the script.
+  assert.equal(await client.incrBy('counter', 5), 5);
+  assert.equal(await infoCount(client, 'errorstats', 'errorstat_NOSCRIPT:count'), 1);
+  assert.equal(await infoCount(client, 'commandstats', 'cmdstat_eval:calls'), 1);
+  assert.deepEqual(await client.sendCommand(['SCRIPT', 'EXISTS', incrBy.SHA1]), [1]);
+  // Cached now: EVALSHA alone.
+  assert.equal(await client.incrBy('counter', 2), 7);
+  assert.equal(await infoCount(client, 'errorstats', 'errorstat_NOSCRIPT:count'), 1);
+  assert.equal(await infoCount(client, 'commandstats', 'cmdstat_evalsha:calls'), 2);
+  // A read-only script: v5 and later send EVALSHA_RO (and plain EVAL on NOSCRIPT), v4 EVALSHA.
+  assert.equal(await client.getRo('counter'), '7');
+  assert.equal(await infoCount(client, 'errorstats', 'errorstat_NOSCRIPT:count'), 2);
+  assert.equal(await infoCount(client, 'commandstats', 'cmdstat_eval:calls'), 2);
+  assert.equal(await infoCount(client, 'commandstats', 'cmdstat_evalsha_ro:calls'),
+               major >= 5 ? 1 : 0);
+  assert.deepEqual(await client.pair('x', 21), ['x', 42]);
+  await assert.rejects(client.fails(), (e) => {
+    assert.ok(e instanceof ErrorReply, `${e} is an ErrorReply`);
+    assert.equal(e.message, 'MYERR custom');
+    return true;
+  });
+  // After SCRIPT FLUSH the fallback runs again, in a transaction too (where node-redis sends
+  // EVAL the first time a script is queued).
+  await client.sendCommand(['SCRIPT', 'FLUSH']);
+  assert.equal(await client.incrBy('counter', 1), 8);
+  assert.equal(await infoCount(client, 'errorstats', 'errorstat_NOSCRIPT:count'), 5);
+  await client.sendCommand(['SCRIPT', 'FLUSH']);
+  assert.deepEqual(await client.multi().incrBy('counter', 10).get('counter').exec(), [18, '18']);
+  assert.equal(await client.get('counter'), '18');
+});
+
+test('functions: the functions option sends FCALL and FCALL_RO; FUNCTION DUMP and RESTORE',
+     async () => {
+  const admin = await connect();
+  const code = [
+    '#!lua name=kvlib',
+    "redis.register_function('kv_add', function(keys, args)",
+    "  return redis.call('INCRBY', keys[1], args[1]) end)",
+    "redis.register_function{function_name='kv_get', flags={'no-writes'},",
+    "  callback=function(keys) return redis.call('GET', keys[1]) end}",
+    "redis.register_function('kv_fail', function() return redis.call('INCR', 'text') end)",
+  ].join('\n');
+  await admin.functionFlush();
+  assert.equal(await admin.functionLoad(code), 'kvlib');
+  await assert.rejects(admin.functionLoad(code), (e) => {
+    assert.equal(e.message, "ERR Library 'kvlib' already exists");
+    return true;
+  });
+  assert.equal(await admin.functionLoad(code, { REPLACE: true }), 'kvlib');
+  const client = await connect({
+    functions: {
+      kvlib: {
+        kv_add: definition(1),
+        kv_get: definition(1, { IS_READ_ONLY: true }),
+        kv_fail: definition(0),
+      },
+    },
+  });
+  await client.flushAll();
+  await client.sendCommand(['CONFIG', 'RESETSTAT']);
+  assert.equal(await client.kvlib.kv_add('n', 3), 3);
+  assert.equal(await client.kvlib.kv_add('n', 4), 7);
+  assert.equal(await client.kvlib.kv_get('n'), '7');
+  assert.equal(await infoCount(client, 'commandstats', 'cmdstat_fcall:calls'), 2);
+  assert.equal(await infoCount(client, 'commandstats', 'cmdstat_fcall_ro:calls'), 1);
+  await client.set('text', 'abc');
+  await assert.rejects(client.kvlib.kv_fail(), (e) => {
+    assert.ok(e instanceof ErrorReply, `${e} is an ErrorReply`);
+    assert.match(e.message, /^ERR value is not an integer or out of range script: kv_fail/);
+    return true;
+  });
+  // The built-in FCALL and FUNCTION LIST.
+  assert.equal(await client.fCall('kv_add', { keys: ['n'], arguments: ['1'] }), 8);
+  const [library] = await client.functionList();
+  assert.equal(library.library_name ?? library.libraryName, 'kvlib');
+  assert.deepEqual(library.functions.map((f) => f.name).sort(), ['kv_add', 'kv_fail', 'kv_get']);
+
+  // FUNCTION DUMP (binary: read as a Buffer), FLUSH, RESTORE.
+  const dump = major < 5
+    ? await admin.functionDump(redisLib.commandOptions({ returnBuffers: true }))
+    : await admin.withTypeMapping({ [redisLib.RESP_TYPES.BLOB_STRING]: Buffer }).functionDump();
+  assert.ok(Buffer.isBuffer(dump) && dump.length > 10, `dump ${dump}`);
+  assert.equal(await admin.functionFlush(), 'OK');
+  await assert.rejects(client.kvlib.kv_get('n'), (e) => {
+    assert.equal(e.message, 'ERR Function not found');
+    return true;
+  });
+  assert.equal(await admin.functionRestore(dump), 'OK');
+  await assert.rejects(admin.functionRestore(dump), (e) => {
+    assert.equal(e.message, 'ERR Library kvlib already exists');
+    return true;
+  });
+  assert.equal(await (major < 5 ? admin.functionRestore(dump, 'REPLACE')
+                                : admin.functionRestore(dump, { mode: 'REPLACE' })), 'OK');
+  assert.equal(await client.kvlib.kv_get('n'), '8');
+  await assert.rejects(admin.functionRestore(Buffer.from('not a payload')), (e) => {
+    assert.equal(e.message, 'ERR DUMP payload version or checksum are wrong');
+    return true;
+  });
+  await admin.functionFlush();
+});
