@@ -187,6 +187,16 @@ bool ReplyOneEntry(ReplyWriter& reply, const Stream& s, StreamId id) {
   return true;
 }
 
+// Redis's streamCreateConsumer: a new consumer (the name must be new), a change and its
+// "xgroup-createconsumer" event.
+StreamConsumer* CreateConsumer(CommandContext& ctx, StreamGroup& g, std::string_view name,
+                               std::string_view key) {
+  StreamConsumer* c = g.CreateConsumer(name, NowMs(ctx));
+  ctx.CountChanges();
+  ctx.Notify(kNotifyStream, "xgroup-createconsumer", key);
+  return c;
+}
+
 struct GroupRead {
   StreamGroup* group = nullptr;
   StreamConsumer* consumer = nullptr;
@@ -409,9 +419,11 @@ void XAdd(CommandContext& ctx) {
   }
   s->Append(id, fv, NodeLimits(ctx));
   ReplyId(ctx.reply, id);
+  ctx.Notify(kNotifyStream, "xadd", ctx.args[1]);
   ctx.CountChanges();
-  // TODO(notify): "xadd", and "xtrim" when trimming removed entries.
-  if (a.trim.strategy != Stream::TrimStrategy::kNone) s->Trim(a.trim);
+  if (a.trim.strategy != Stream::TrimStrategy::kNone && s->Trim(a.trim) != 0) {
+    ctx.Notify(kNotifyStream, "xtrim", ctx.args[1]);
+  }
   ctx.SignalKeyAsReady(ctx.args[1], ValueType::kStream);
 }
 
@@ -422,7 +434,7 @@ void XTrim(CommandContext& ctx) {
   if (!WriteAggregate<Stream>(ctx, ctx.args[1], &s)) return;
   if (s == nullptr) return ctx.reply.Integer(0);
   const int64_t deleted = s->Trim(a.trim);
-  // TODO(notify): "xtrim" when entries went.
+  if (deleted != 0) ctx.Notify(kNotifyStream, "xtrim", ctx.args[1]);
   ctx.CountChanges(static_cast<uint64_t>(deleted));
   ctx.reply.Integer(deleted);
 }
@@ -626,8 +638,7 @@ void ReadGeneric(CommandContext& ctx, bool xreadgroup) {
         g.group = groups[k];
         g.consumer = g.group->FindConsumer(consumer_name);
         if (g.consumer == nullptr) {
-          g.consumer = g.group->CreateConsumer(consumer_name, NowMs(ctx));
-          ctx.CountChanges();
+          g.consumer = CreateConsumer(ctx, *g.group, consumer_name, keys[k]);
         } else {
           g.consumer->seen_time = NowMs(ctx);
         }
@@ -686,7 +697,7 @@ void XDel(CommandContext& ctx) {
     if (id > s->max_deleted_id()) s->set_max_deleted_id(id);
     ++deleted;
   }
-  // TODO(notify): "xdel" when entries went.
+  if (deleted != 0) ctx.Notify(kNotifyStream, "xdel", ctx.args[1]);
   ctx.CountChanges(static_cast<uint64_t>(deleted));
   ctx.reply.Integer(deleted);
 }
@@ -730,8 +741,9 @@ void XSetId(CommandContext& ctx) {
   s->set_last_id(id);
   if (entries_added != -1) s->set_entries_added(static_cast<uint64_t>(entries_added));
   if (!max_xdel.IsZero()) s->set_max_deleted_id(max_xdel);
-  ctx.CountChanges();
   ctx.reply.Ok();
+  ctx.CountChanges();
+  ctx.Notify(kNotifyStream, "xsetid", ctx.args[1]);
 }
 
 // ---- Consumer groups ----
@@ -812,8 +824,10 @@ void XGroupGeneric(CommandContext& ctx) {
     if (s->CreateGroup(name, id, entries_read) == nullptr) {
       return ctx.reply.Error("-BUSYGROUP Consumer Group name already exists");
     }
+    ctx.reply.Ok();
     ctx.CountChanges();
-    return ctx.reply.Ok();
+    ctx.Notify(kNotifyStream, "xgroup-create", key);
+    return;
   }
   if (setid && (argc == 5 || argc == 7)) {
     StreamId id;
@@ -824,22 +838,24 @@ void XGroupGeneric(CommandContext& ctx) {
     }
     cg->last_id = id;
     cg->entries_read = entries_read;
+    ctx.reply.Ok();
     ctx.CountChanges();
-    return ctx.reply.Ok();
+    ctx.Notify(kNotifyStream, "xgroup-setid", key);
+    return;
   }
   if (OptionIs(opt, "DESTROY") && argc == 4) {
     if (cg == nullptr) return ctx.reply.Integer(0);
     s->DestroyGroup(name);
-    ctx.CountChanges();
     ctx.reply.Integer(1);
+    ctx.CountChanges();
+    ctx.Notify(kNotifyStream, "xgroup-destroy", key);
     // Clients blocked in XREADGROUP on this group get their error.
     ctx.SignalKeyAsReady(key, ValueType::kStream);
     return;
   }
   if (OptionIs(opt, "CREATECONSUMER") && argc == 5) {
     if (cg->FindConsumer(ctx.args[4]) != nullptr) return ctx.reply.Integer(0);
-    cg->CreateConsumer(ctx.args[4], NowMs(ctx));
-    ctx.CountChanges();
+    CreateConsumer(ctx, *cg, ctx.args[4], key);
     return ctx.reply.Integer(1);
   }
   if (OptionIs(opt, "DELCONSUMER") && argc == 5) {
@@ -847,6 +863,7 @@ void XGroupGeneric(CommandContext& ctx) {
     if (c == nullptr) return ctx.reply.Integer(0);
     const size_t pending = cg->DeleteConsumer(c);
     ctx.CountChanges();
+    ctx.Notify(kNotifyStream, "xgroup-delconsumer", key);
     return ctx.reply.Integer(static_cast<int64_t>(pending));
   }
   ctx.reply.Error(SubcommandSyntaxError(opt, "xgroup"));
@@ -1052,8 +1069,7 @@ void XClaim(CommandContext& ctx) {
     if (consumer == nullptr) {
       consumer = g->FindConsumer(name);
       if (consumer == nullptr) {
-        consumer = g->CreateConsumer(name, now);
-        ctx.CountChanges();
+        consumer = CreateConsumer(ctx, *g, name, ctx.args[1]);
       } else {
         consumer->seen_time = now;
       }
@@ -1085,6 +1101,9 @@ void XClaim(CommandContext& ctx) {
 }
 
 void XAutoClaim(CommandContext& ctx) {
+  // The key is looked up before the arguments are parsed (a "keymiss" even when they are bad),
+  // its type checked after, as Redis's xautoclaimCommand.
+  LookupRead(ctx, ctx.args[1]);
   int64_t minidle;
   if (!ParseLongLong(ctx, ctx.args[4], &minidle, "Invalid min-idle-time argument for XAUTOCLAIM")) {
     return;
@@ -1113,7 +1132,7 @@ void XAutoClaim(CommandContext& ctx) {
     }
   }
   Stream* s = nullptr;
-  if (!ReadAggregate<Stream>(ctx, ctx.args[1], &s)) return;
+  if (!WriteAggregate<Stream>(ctx, ctx.args[1], &s)) return;  // (looked up above)
   StreamGroup* g = s != nullptr ? s->FindGroup(ctx.args[2]) : nullptr;
   if (g == nullptr) return ctx.reply.Error(NoKeyOrGroup(ctx.args[1], ctx.args[2]));
   // Redis allocates COUNT ids up front (ztrymalloc) and fails when that cannot be had; so does
@@ -1153,8 +1172,7 @@ void XAutoClaim(CommandContext& ctx) {
     if (consumer == nullptr) {
       consumer = g->FindConsumer(name);
       if (consumer == nullptr) {
-        consumer = g->CreateConsumer(name, now);
-        ctx.CountChanges();
+        consumer = CreateConsumer(ctx, *g, name, ctx.args[1]);
       } else {
         consumer->seen_time = now;
       }

@@ -1,10 +1,11 @@
 // Keyspace notifications against the real redis-server: a listener subscribed to every keyspace
 // and keyevent channel (PSUBSCRIBE *) while another client runs seeded random commands of every
 // family kvserver has (strings, bitmaps, keyspace, hashes, lists with their blocking pops, sets,
-// sorted sets, geo, HyperLogLog), under random notify-keyspace-events classes (K, E, every type
-// class, x, e, m, n, A); after each command the listener's messages must equal Redis's, in Redis's
-// order. Blocked clients being served are scripted in ServedBlockedClients.
-// Expiry runs in a scripted test (a TTL passing is timing, not order).
+// sorted sets, geo, HyperLogLog, streams with their consumer groups), under random
+// notify-keyspace-events classes (K, E, every type class, x, e, m, n, A); after each command the
+// listener's messages must equal Redis's, in Redis's order. Blocked clients being served are
+// scripted in ServedBlockedClients. Expiry runs in a scripted test (a TTL passing is timing, not
+// order).
 //   KV_EVENTS_DIFF_SEED=<seed>       replays one sequence
 //   KV_EVENTS_DIFF_BASE_SEED=<seed>  replays a whole run
 //   KV_EVENTS_DIFF_SEQUENCES=<n>     changes how many sequences run (default 150)
@@ -49,8 +50,80 @@ class Generator : public RandomChoices {
     return c;
   }
 
+  // Streams, with explicit ids (a "*" id is the server's clock, which differs between the two).
+  std::string StreamId() { return Pick({"1", "2-*", "3-1", "4-*", "5", "0-1", "9-9"}); }
+  std::string Group() { return Pick({"g", "h"}); }
+  std::string Consumer() { return Pick({"c1", "c2"}); }
+  Args StreamCommand() {
+    switch (Uniform(16)) {
+      case 0:
+      case 1:
+        return {"XADD", KeyOf("x"), StreamId(), "f", Member()};
+      case 2:
+        return {"XADD",
+                KeyOf("x"),
+                Pick({"NOMKSTREAM", "MAXLEN", "MINID"}),
+                Pick({"1", "3-0", "0"}),
+                StreamId(),
+                "f",
+                "v"};
+      case 3:
+        return {"XADD", KeyOf("x"), "MAXLEN", "~", "1", StreamId(), "f", "v"};
+      case 4:
+        return {"XTRIM", KeyOf("x"), Pick({"MAXLEN", "MINID"}), Pick({"=", "~"}),
+                Pick({"0", "1", "3-1", "9"})};
+      case 5:
+        return {"XDEL", KeyOf("x"), StreamId(), Pick({"1-0", "5-0"})};
+      case 6:
+        return {"XSETID", KeyOf("x"), Pick({"9-9", "0-1", "20"})};
+      case 7:
+        return {"XGROUP",
+                "CREATE",
+                KeyOf("x"),
+                Group(),
+                Pick({"$", "0"}),
+                Pick({"MKSTREAM", "ENTRIESREAD"}),
+                Pick({"1", "MKSTREAM"})};
+      case 8:
+        return {"XGROUP", "CREATE", KeyOf("x"), Group(), Pick({"$", "0"})};
+      case 9:
+        return {"XGROUP", Pick({"SETID", "DESTROY"}), KeyOf("x"), Group(), Pick({"$", "0"})};
+      case 10:
+        return {"XGROUP", "DESTROY", KeyOf("x"), Group()};
+      case 11:
+        return {"XGROUP", Pick({"CREATECONSUMER", "DELCONSUMER"}), KeyOf("x"), Group(), Consumer()};
+      case 12:
+        return {
+            "XREADGROUP",         "GROUP",   Group(),    Consumer(),      Pick({"COUNT", "NOACK"}),
+            Pick({"1", "COUNT"}), "STREAMS", KeyOf("x"), Pick({">", "0"})};
+      case 13:
+        return {"XCLAIM",
+                KeyOf("x"),
+                Group(),
+                Consumer(),
+                "0",
+                StreamId(),
+                Pick({"1-0", "5-0"}),
+                Pick({"FORCE", "JUSTID", "LASTID"}),
+                Pick({"9-0", "JUSTID"})};
+      case 14:
+        return {"XAUTOCLAIM",
+                KeyOf("x"),
+                Group(),
+                Consumer(),
+                "0",
+                "0",
+                "COUNT",
+                "2",
+                Pick({"JUSTID", "COUNT"}),
+                Pick({"JUSTID", "3"})};
+      default:
+        return {"XACK", KeyOf("x"), Group(), StreamId(), "1-0"};
+    }
+  }
+
   Args Command() {
-    switch (Uniform(100)) {
+    switch (Uniform(125)) {
       case 0:
         return {"CONFIG", "SET", "notify-keyspace-events", Classes()};
       case 1:
@@ -260,20 +333,20 @@ class Generator : public RandomChoices {
         return {"PFCOUNT", KeyOf("p")};
       // Generic commands on the aggregates.
       case 94:
-        return {"RENAME", Pick({"l", "s", "z", "p"}), Pick({"l", "s", "z", "p", "t"})};
+        return {"RENAME", Pick({"l", "s", "z", "p", "x"}), Pick({"l", "s", "z", "p", "x", "t"})};
       case 95:
-        return {"COPY", Pick({"l", "s", "z", "p"}), "t", "REPLACE"};
+        return {"COPY", Pick({"l", "s", "z", "p", "x"}), "t", "REPLACE"};
       case 96:
-        return {"EXPIRE", Pick({"l", "s", "z", "p"}), Pick({"100", "0"})};
+        return {"EXPIRE", Pick({"l", "s", "z", "p", "x"}), Pick({"100", "0"})};
       case 97:
-        return {"DEL", Pick({"l", "s", "z", "p", "t"})};
+        return {"DEL", Pick({"l", "s", "z", "p", "x", "t"})};
       case 98:
-        return {"MOVE", Pick({"l", "s", "z", "p"}), "3"};
+        return {"MOVE", Pick({"l", "s", "z", "p", "x"}), "3"};
       case 99:
         return Percent(50) ? Args{"SORT", KeyOf("l"), "ALPHA", "STORE", KeyOf("l")}
                            : Args{"SORT", KeyOf("s"), "STORE", KeyOf("s")};
       default:
-        return {"GETBIT", Key(), "3"};
+        return Uniform(100) < 60 ? StreamCommand() : Args{"GETBIT", Key(), "3"};
     }
   }
 };
@@ -326,8 +399,8 @@ TEST_F(KeyspaceEventsDiffTest, RandomCommandsUnderRandomClasses) {
   if (!only && count >= 100) EXPECT_GT(messages, 1000u);
 }
 
-// Clients blocked on lists and sorted sets, served by another client's write: the events of the
-// write, then of each served pop (and the emptied key's "del"), in Redis's order.
+// Clients blocked on lists, sorted sets and streams, served by another client's write: the events
+// of the write, then of each served pop (and the emptied key's "del"), in Redis's order.
 TEST_F(KeyspaceEventsDiffTest, ServedBlockedClients) {
   PairedClients clients(kvserver_->port(), redis_->port());
   ASSERT_TRUE(clients.Open(kListener) && clients.Open(kWriter));
@@ -353,6 +426,7 @@ TEST_F(KeyspaceEventsDiffTest, ServedBlockedClients) {
   clients.Step(kWriter, {"FLUSHALL"});
   clients.Step(kWriter, {"RPUSH", "lsrc", "s1", "s2"});
   clients.Step(kWriter, {"ZADD", "zsrc", "1", "a", "2", "b"});
+  clients.Step(kWriter, {"XGROUP", "CREATE", "xs", "g", "$", "MKSTREAM"});
   clients.Step(kWriter, {"CONFIG", "SET", "notify-keyspace-events", "KEA"});
   // (blocking command, the write that serves it)
   const std::vector<std::pair<Args, Args>> script = {
@@ -367,6 +441,10 @@ TEST_F(KeyspaceEventsDiffTest, ServedBlockedClients) {
       {{"BZPOPMIN", "g", "0"}, {"GEOADD", "g", "13.361389", "38.115556", "Palermo"}},
       {{"BLPOP", "moved", "0"}, {"LMOVE", "lsrc", "moved", "LEFT", "LEFT"}},
       {{"BZPOPMIN", "zs", "0"}, {"ZUNIONSTORE", "zs", "1", "zsrc"}},
+      // The served XREADGROUP creates its consumer: "xgroup-createconsumer" after the "xadd".
+      {{"XREADGROUP", "GROUP", "g", "newc", "BLOCK", "0", "STREAMS", "xs", ">"},
+       {"XADD", "xs", "1-1", "f", "v"}},
+      {{"XREAD", "BLOCK", "0", "STREAMS", "xr", "$"}, {"XADD", "xr", "1-1", "f", "v"}},
   };
   for (const auto& [wait, write] : script) {
     SCOPED_TRACE(DescribeArgs(wait) + " served by " + DescribeArgs(write));
