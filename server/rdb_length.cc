@@ -40,7 +40,7 @@ size_t RdbQuickListLength(const QuickList& ql) {
   return n;
 }
 
-// RDB_TYPE_STREAM_LISTPACKS_3 (rdbSaveObject): the nodes (each a 16-byte key and its listpack as
+// RDB_TYPE_STREAM_LISTPACKS_2 (rdbSaveObject): the nodes (each a 16-byte key and its listpack as
 // strings), the counters and ids as lengths, then each group with its PEL and consumers.
 size_t RdbStreamLength(const Stream& s) {
   size_t n = LenBytes(s.nodes().size());

@@ -11,6 +11,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "absl/container/btree_map.h"
 #include "storage/aggregate.h"
@@ -152,6 +153,13 @@ class Stream final : public Aggregate {
   void set_last_id(StreamId id) { last_id_ = id; }
   void set_max_deleted_id(StreamId id) { max_deleted_id_ = id; }
   void set_entries_added(uint64_t n) { entries_added_ = n; }
+  // Loading (RDB, RESTORE): a node as saved, keyed by its master id (false when that key is
+  // taken), and the counters saved with the nodes. The caller has checked the node's layout.
+  bool InsertNode(StreamId master, ListPack lp) {
+    return nodes_.try_emplace(master, std::move(lp)).second;
+  }
+  void set_length(uint64_t n) { length_ = n; }
+  void set_first_id(StreamId id) { first_id_ = id; }
 
   // Appends an entry with id `id` (greater than last_id(), checked by the caller) and the
   // field/value pairs `fv` (an even count), opening a new node as Redis's streamAppendItem.

@@ -12,7 +12,7 @@ class Value;
 
 // DUMP's payload (Redis's createDumpPayload): the value's RDB type byte and body, the RDB version
 // in two little-endian bytes, and the CRC64 of all that in eight. nullopt for a value the RDB
-// writer cannot encode yet (a stream).
+// writer cannot encode.
 std::optional<std::string> CreateDumpPayload(const Value& v, bool compress);
 
 // Redis's verifyDumpPayload: at least the 10-byte footer, a version this server reads, and (unless

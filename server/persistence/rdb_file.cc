@@ -115,7 +115,7 @@ std::optional<std::string> SaveRdbFile(const DbSet& dbs, const std::string& path
         w.Byte(db.LfuCounter(value));
       }
       if (!w.ObjectType(value)) {
-        buf.resize(mark);  // a type the format cannot hold yet (streams): left out
+        buf.resize(mark);  // a type the format cannot hold: left out
         return;
       }
       w.String(key);

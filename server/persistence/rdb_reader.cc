@@ -264,7 +264,7 @@ bool RdbReader::LoadObject(int type, const RdbLoadLimits& limits, DetachedValue*
       return LoadEncoded(type, limits, out);
     case rdb::kTypeStreamListPacks:
     case rdb::kTypeStreamListPacks2:
-      return Fail("Stream values are not supported yet");
+      return LoadStream(type, out);
     case rdb::kTypeModule:
     case rdb::kTypeModule2:
       return Fail("The RDB file contains module data I can't load: no matching module");

@@ -11,6 +11,8 @@
 
 namespace kv {
 
+struct StreamId;
+
 // The encoding thresholds a loaded value is converted by, as Redis's rdbLoadObject reads them
 // from the server's configuration.
 struct RdbLoadLimits {
@@ -65,6 +67,9 @@ class RdbReader {
   bool LoadZSet(int type, const RdbLoadLimits& limits, DetachedValue* out);
   bool LoadHash(const RdbLoadLimits& limits, DetachedValue* out);
   bool LoadEncoded(int type, const RdbLoadLimits& limits, DetachedValue* out);
+  // Streams (rdb_stream.cc): types 15 and 19, and a PEL's raw 16-byte id.
+  bool LoadStream(int type, DetachedValue* out);
+  bool RawId(StreamId* id);
   bool EmptyKey();
 
   std::string_view data_;

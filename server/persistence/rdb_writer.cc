@@ -9,6 +9,7 @@
 #include "storage/hash.h"
 #include "storage/list.h"
 #include "storage/set.h"
+#include "storage/stream.h"
 #include "storage/value.h"
 #include "storage/zset.h"
 
@@ -120,6 +121,9 @@ bool RdbWriter::ObjectType(const Value& v) {
     case ValueType::kHash:
       Byte(v.As<Hash>().listpack() != nullptr ? rdb::kTypeHashListPack : rdb::kTypeHash);
       return true;
+    case ValueType::kStream:
+      Byte(rdb::kTypeStreamListPacks2);
+      return true;
     default:
       return false;
   }
@@ -175,6 +179,8 @@ void RdbWriter::Object(const Value& v) {
       });
       return;
     }
+    case ValueType::kStream:
+      return StreamObject(v.As<Stream>());
     default:
       return;
   }

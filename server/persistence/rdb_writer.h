@@ -6,6 +6,7 @@
 
 namespace kv {
 
+class Stream;
 class Value;
 
 // Appends Redis's RDB encodings (rdb.c's rdbSave* functions) to a byte buffer: lengths, strings
@@ -40,7 +41,7 @@ class RdbWriter {
   void Aux(std::string_view key, int64_t value);
 
   // rdbSaveObjectType: the type byte for `v`'s encoding. False for a type this writer cannot
-  // encode (a stream, for now); nothing is written then.
+  // encode; nothing is written then.
   bool ObjectType(const Value& v);
   // rdbSaveObject: the value's body.
   void Object(const Value& v);
@@ -48,6 +49,8 @@ class RdbWriter {
  private:
   // rdbSaveLzfStringObject: false when compression does not save 4 bytes.
   bool TryLzf(std::string_view s);
+  // RDB_TYPE_STREAM_LISTPACKS_2's body (rdb_stream.cc).
+  void StreamObject(const Stream& s);
 
   std::string* out_;
   bool compress_;

@@ -60,7 +60,9 @@ TEST_F(DumpRestoreTest, EveryEncodingBothWays) {
     const std::string from_redis = BulkText(redis_->Call({"dump", "k"}));
     ASSERT_FALSE(from_redis.empty());
     ASSERT_FALSE(from_kv.empty());
-    if (history.deterministic) EXPECT_EQ(from_kv, from_redis) << "DUMP payloads differ";
+    if (history.deterministic && !history.timed) {
+      EXPECT_EQ(from_kv, from_redis) << "DUMP payloads differ";
+    }
     // Both payloads into both servers.
     Both({"restore", "fromkv", "0", from_kv});
     Both({"restore", "fromredis", "0", from_redis});

@@ -20,7 +20,38 @@ inline std::string BulkText(const std::string& reply) {
   return r && r->type == RespReply::Type::kBulkString ? r->str : "";
 }
 
-// The value at `key` in a form that does not depend on a hash table's order.
+// A stream's delivery and seen times blanked in a parsed XINFO STREAM FULL reply (RESP2): the
+// times two servers' clocks gave the same commands differ.
+inline void BlankStreamTimes(RespReply& r) {
+  for (size_t i = 0; i + 1 < r.elements.size(); ++i) {
+    RespReply& k = r.elements[i];
+    RespReply& v = r.elements[i + 1];
+    if (k.type != RespReply::Type::kBulkString) continue;
+    if (k.str == "seen-time") v.integer = 0;
+    if (k.str == "pending" && v.type == RespReply::Type::kArray) {
+      // A group's [id, consumer, delivery time, count], a consumer's [id, delivery time, count].
+      for (RespReply& p : v.elements) {
+        if (p.elements.size() == 4) p.elements[2].integer = 0;
+        if (p.elements.size() == 3) p.elements[1].integer = 0;
+      }
+    }
+  }
+  for (RespReply& e : r.elements) BlankStreamTimes(e);
+}
+
+// A stream's whole state: XINFO STREAM FULL (entries, counters, groups, PELs, consumers), with the
+// times blanked unless `with_times`.
+inline std::string StreamContents(RawConnection& c, const std::string& key, bool with_times) {
+  const std::string full = c.Call({"xinfo", "stream", key, "full", "count", "0"});
+  if (with_times) return full;
+  auto r = ParseReply(full);
+  if (!r) return "unparsable " + full;
+  BlankStreamTimes(*r);
+  return Describe(*r);
+}
+
+// The value at `key` in a form that does not depend on a hash table's order (nor, for a stream,
+// on the clock).
 inline std::string Contents(RawConnection& c, const std::string& key) {
   const std::string type = c.Call({"type", key});
   std::string read;
@@ -37,6 +68,8 @@ inline std::string Contents(RawConnection& c, const std::string& key) {
   } else if (type == "+hash\r\n") {
     read = c.Call({"hgetall", key});
     unordered = pairs = true;
+  } else if (type == "+stream\r\n") {
+    return type + StreamContents(c, key, false);
   } else {
     return type;
   }
@@ -60,6 +93,9 @@ struct History {
   std::vector<Args> setup;  // builds "k"
   std::string encoding;     // what OBJECT ENCODING k must say on both
   bool deterministic = true;
+  // Consumers or pending entries: times from each server's clock, so the two servers' payloads
+  // for the same commands differ (what one restores from the other's still dumps the same).
+  bool timed = false;
 };
 
 inline std::vector<History> Histories() {
@@ -127,6 +163,63 @@ inline std::vector<History> Histories() {
   h.push_back({"zset with a long member",
                {{"zadd", "k", "1", std::string(100, 'm'), "2", "x"}},
                "skiplist"});
+
+  // Streams: explicit ids (a "*" id is the clock's), several nodes, tombstones, trimming, groups
+  // with and without pending entries and consumers.
+  h.push_back(
+      {"stream",
+       {{"xadd", "k", "1-1", "f", "v", "n", "12"}, {"xadd", "k", "2-0", "f", "w", "n", "-7"}},
+       "stream"});
+  h.push_back({"empty stream with a group",
+               {{"xgroup", "create", "k", "g", "$", "mkstream"}, {"xsetid", "k", "5-5"}},
+               "stream"});
+  Args stream_entry = {"xadd", "k", "", "field", "value", "num", "100"};
+  std::vector<Args> long_stream = {{"config", "set", "stream-node-max-entries", "7"}};
+  for (int i = 1; i <= 60; ++i) {
+    stream_entry[2] = std::to_string(1000 + i) + "-" + std::to_string(i % 3);
+    stream_entry[4] = i % 5 == 0 ? std::string(40, 'x') : "v" + std::to_string(i);
+    long_stream.push_back(stream_entry);
+    // Now and then an entry of other fields (not the master's).
+    if (i % 9 == 0)
+      long_stream.push_back(
+          {"xadd", "k", std::to_string(1000 + i) + "-7", "other", std::to_string(i)});
+  }
+  long_stream.push_back({"config", "set", "stream-node-max-entries", "100"});
+  std::vector<Args> deleted = long_stream;
+  deleted.push_back({"xdel", "k", "1003-0", "1010-1", "1045-0", "1046-1"});
+  deleted.push_back({"xtrim", "k", "minid", "1005-0"});
+  h.push_back({"stream of many nodes, deleted and trimmed", deleted, "stream"});
+  std::vector<Args> approx = long_stream;
+  approx.push_back({"xtrim", "k", "maxlen", "~", "30"});
+  h.push_back({"approximately trimmed stream", approx, "stream"});
+  h.push_back({"stream with groups, no consumers",
+               {{"xadd", "k", "1-1", "a", "1"},
+                {"xadd", "k", "2-1", "a", "2"},
+                {"xgroup", "create", "k", "g1", "0"},
+                {"xgroup", "create", "k", "g2", "1-1", "entriesread", "1"},
+                {"xgroup", "create", "k", "3", "$"},
+                {"xdel", "k", "2-1"}},
+               "stream"});
+  std::vector<Args> pel = long_stream;
+  for (const Args& cmd : std::vector<Args>{
+           {"xgroup", "create", "k", "workers", "0"},
+           {"xgroup", "create", "k", "idle", "$"},
+           {"xgroup", "create", "k", "noack", "0"},
+           {"xreadgroup", "group", "workers", "alice", "count", "10", "streams", "k", ">"},
+           {"xreadgroup", "group", "workers", "bob", "count", "5", "streams", "k", ">"},
+           {"xreadgroup", "group", "workers", "1", "count", "3", "streams", "k", ">"},
+           {"xreadgroup", "group", "noack", "n", "noack", "count", "4", "streams", "k", ">"},
+           {"xgroup", "createconsumer", "k", "workers", "carol"},
+           {"xack", "k", "workers", "1002-2", "1004-1"},
+           {"xclaim", "k", "workers", "bob", "0", "1001-1", "retrycount", "5"},
+           {"xclaim", "k", "workers", "carol", "0", "1003-0", "time", "1234567"},
+           {"xdel", "k", "1006-0", "1019-1"},
+       }) {
+    pel.push_back(cmd);
+  }
+  History with_pel{"stream with consumers and pending entries", pel, "stream"};
+  with_pel.timed = true;
+  h.push_back(with_pel);
   return h;
 }
 
