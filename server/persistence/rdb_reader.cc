@@ -99,8 +99,8 @@ bool RdbReader::Length(uint64_t* len, bool* encoded) {
       return true;
     }
     case rdb::kEncVal:
-      if (encoded == nullptr) return Fail("Unknown length encoding in rdbLoadLen()");
-      *encoded = true;
+      // Where no encoding is expected, Redis's rdbLoadLen takes the 6 bits as the length.
+      if (encoded != nullptr) *encoded = true;
       *len = first & 0x3f;
       return true;
     default: {

@@ -70,6 +70,7 @@ class RdbReader {
   // Streams (rdb_stream.cc): types 15 and 19, and a PEL's raw 16-byte id.
   bool LoadStream(int type, DetachedValue* out);
   bool RawId(StreamId* id);
+  bool StreamMetaLength(uint64_t* v);
   bool EmptyKey();
 
   std::string_view data_;

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -95,6 +96,19 @@ bool ValidNode(const ListPack& lp) {
   return p == ListPack::npos;
 }
 
+// The node's list pack, every entry checked. Redis checks a stream node's header shallowly
+// (lpValidateIntegrity with deep = 0) and then walks it itself, so an element count in the header
+// that is wrong passes there; here it is recounted rather than refused.
+std::optional<ListPack> FromStreamBytes(std::string_view bytes) {
+  std::optional<ListPack> lp = ListPack::FromBytes(bytes, /*deep=*/true);
+  if (lp || bytes.size() < ListPack::kHeaderSize) return lp;
+  std::string recount(bytes);
+  recount[4] = recount[5] = static_cast<char>(0xff);  // LP_HDR_NUMELE_UNKNOWN
+  lp = ListPack::FromBytes(recount, /*deep=*/true);
+  if (lp) lp->size();  // writes the real count back (when it fits), as lpLength
+  return lp;
+}
+
 }  // namespace
 
 void RdbWriter::StreamObject(const Stream& s) {
@@ -142,6 +156,21 @@ bool RdbReader::RawId(StreamId* id) {
   return true;
 }
 
+bool RdbReader::StreamMetaLength(uint64_t* v) {
+  // rdbLoadLen's error value, RDB_LENERR, for a length byte of no known encoding: it consumed the
+  // byte, reported the error (only logged under RESTORE) and rdbLoadObject takes the value as is
+  // for the ids and counters, checking only that the input did not run out.
+  if (remaining() > 0) {
+    const uint8_t first = static_cast<uint8_t>(data_[at_]);
+    if (first >> 6 == 2 && first != rdb::k32BitLen && first != rdb::k64BitLen) {
+      ++at_;
+      *v = UINT64_MAX;
+      return true;
+    }
+  }
+  return Length(v);
+}
+
 bool RdbReader::LoadStream(int type, DetachedValue* out) {
   const bool v2 = type == rdb::kTypeStreamListPacks2;
   auto s = std::make_unique<Stream>();
@@ -159,7 +188,7 @@ bool RdbReader::LoadStream(int type, DetachedValue* out) {
     const StreamId master = IdFromKey(bytes);
     if (!String(&bytes, &scratch)) return Fail("Stream listpacks loading failed.");
     // Always the deep check (sanitize-dump-payload yes): the stream's reads trust the node.
-    std::optional<ListPack> lp = ListPack::FromBytes(bytes, /*deep=*/true);
+    std::optional<ListPack> lp = FromStreamBytes(bytes);
     if (!lp || !ValidNode(*lp)) return Fail("Stream listpack integrity check failed.");
     if (lp->empty()) return Fail("Empty listpack inside stream");
     if (!s->InsertNode(master, std::move(*lp))) {
@@ -168,7 +197,7 @@ bool RdbReader::LoadStream(int type, DetachedValue* out) {
   }
   uint64_t length;
   StreamId last;
-  if (!Length(&length) || !Length(&last.ms) || !Length(&last.seq)) {
+  if (!StreamMetaLength(&length) || !StreamMetaLength(&last.ms) || !StreamMetaLength(&last.seq)) {
     return Fail("Stream object metadata loading failed.");
   }
   s->set_length(length);
@@ -176,8 +205,9 @@ bool RdbReader::LoadStream(int type, DetachedValue* out) {
   if (v2) {
     StreamId first, max_deleted;
     uint64_t entries_added;
-    if (!Length(&first.ms) || !Length(&first.seq) || !Length(&max_deleted.ms) ||
-        !Length(&max_deleted.seq) || !Length(&entries_added)) {
+    if (!StreamMetaLength(&first.ms) || !StreamMetaLength(&first.seq) ||
+        !StreamMetaLength(&max_deleted.ms) || !StreamMetaLength(&max_deleted.seq) ||
+        !StreamMetaLength(&entries_added)) {
       return Fail("Stream object metadata loading failed.");
     }
     s->set_first_id(first);
@@ -201,13 +231,13 @@ bool RdbReader::LoadStream(int type, DetachedValue* out) {
     std::string name;
     if (!String(&name)) return Fail("Error reading the consumer group name from Stream");
     StreamId group_last;
-    if (!Length(&group_last.ms) || !Length(&group_last.seq)) {
+    if (!StreamMetaLength(&group_last.ms) || !StreamMetaLength(&group_last.seq)) {
       return Fail("Stream cgroup ID loading failed.");
     }
     int64_t entries_read;
     if (v2) {
       uint64_t offset;
-      if (!Length(&offset)) return Fail("Stream cgroup offset loading failed.");
+      if (!StreamMetaLength(&offset)) return Fail("Stream cgroup offset loading failed.");
       entries_read = static_cast<int64_t>(offset);
     } else {
       entries_read = s->EstimateDistanceFromFirstEver(group_last);
@@ -223,7 +253,7 @@ bool RdbReader::LoadStream(int type, DetachedValue* out) {
       if (!RawId(&id)) return Fail("Stream PEL ID loading failed.");
       StreamNack nack;
       uint64_t count;
-      if (!Int64(&nack.delivery_time) || !Length(&count)) {
+      if (!Int64(&nack.delivery_time) || !StreamMetaLength(&count)) {
         return Fail("Stream PEL NACK loading failed.");
       }
       nack.delivery_count = count;
