@@ -107,7 +107,7 @@ std::optional<std::string> AppendOnlyFile::LoadManifest() {
   std::optional<AofManifest> am = ParseAofManifest(text.str(), &error);
   if (!am) {
     spdlog::warn("\n*** FATAL AOF MANIFEST FILE ERROR ***\n");
-    if (error.line_number != 0) {
+    if (!error.line.empty() || error.line_number != 0) {
       spdlog::warn("Reading the manifest file, at line {}\n", error.line_number);
       spdlog::warn(">>> '{}'\n", error.line);
     }

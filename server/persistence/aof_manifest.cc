@@ -132,15 +132,16 @@ std::optional<AofManifest> ParseAofManifest(std::string_view text, ManifestParse
   AofManifest am;
   int64_t maxseq = 0;
   int line_number = 0;
-  const auto fail = [&](std::string message, std::string_view line) {
+  // Redis logs the line (and its number) once it has read one that is not too long.
+  const auto fail = [&](std::string message, std::optional<std::string_view> line) {
     if (error != nullptr) {
       error->message = std::move(message);
-      error->line_number = line.empty() ? 0 : line_number;
-      error->line = std::string(line);
+      error->line_number = line ? line_number : 0;
+      error->line = std::string(line.value_or(""));
     }
     return std::nullopt;
   };
-  if (text.empty()) return fail("Found an empty AOF manifest", {});
+  if (text.empty()) return fail("Found an empty AOF manifest", std::nullopt);
   size_t at = 0;
   while (at < text.size()) {
     // fgets with a buffer of kMaxLine + 1: at most kMaxLine bytes per read.
@@ -151,7 +152,7 @@ std::optional<AofManifest> ParseAofManifest(std::string_view text, ManifestParse
     ++line_number;
     if (raw[0] == '#') continue;
     if (raw.find('\n') == std::string_view::npos) {
-      return fail("The AOF manifest file contains too long line", {});
+      return fail("The AOF manifest file contains too long line", std::nullopt);
     }
     const std::string_view line = Trim(raw);
     if (line.empty()) return fail("Invalid AOF manifest file format", line);
