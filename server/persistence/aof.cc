@@ -9,6 +9,7 @@
 
 #include <cerrno>
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -16,6 +17,7 @@
 #include "absl/strings/str_cat.h"
 #include "server/allocator.h"
 #include "server/persistence/aof_loader.h"
+#include "server/persistence/aof_rewrite.h"
 #include "server/persistence/rdb_file.h"
 #include "server/persistence/snapshot.h"
 #include "server/server_state.h"
@@ -242,6 +244,10 @@ void AppendOnlyFile::SwapFd(int fd) {
 }
 
 std::optional<std::string> AppendOnlyFile::WriteBase(const std::string& path) {
+  if (!s_.config.aof_use_rdb_preamble) {
+    return WriteAofCommandsBase(s_.dbs, path, s_.clock->NowMs() / 1000,
+                                s_.config.aof_timestamp_enabled);
+  }
   RdbSaveOptions options;
   options.compress = s_.config.rdbcompression;
   options.checksum = s_.config.rdbchecksum;
@@ -260,8 +266,12 @@ std::optional<std::string> AppendOnlyFile::OpenAtStartup() {
   }
   const bool had_incr = !manifest_.incr.empty();
   if (!manifest_.base && manifest_.incr.empty()) {
-    const std::string base = manifest_.NewBase(s_.config.appendfilename, true);
-    if (auto err = WriteBase(DirPath(base))) return err;
+    const std::string base =
+        manifest_.NewBase(s_.config.appendfilename, s_.config.aof_use_rdb_preamble);
+    if (auto err = WriteBase(DirPath(base))) {
+      spdlog::warn("{}", *err);
+      return err;
+    }
     spdlog::info("Creating AOF base file {} on server start", base);
     base_size_ = FileSize(DirPath(base));
     current_size_ = base_size_;
@@ -451,11 +461,15 @@ bool AppendOnlyFile::StartRewrite() {
     manifest_ = std::move(am);
   }
   ++rewrites_;
+  // The base's form is decided at the fork, as its name is.
+  preamble_ = s_.config.aof_use_rdb_preamble;
   const pid_t pid = ::fork();
   if (pid == 0) {
     // The child: the data as it was at the fork, written as the new base.
     const std::string tmp = "temp-rewriteaof-bg-" + std::to_string(::getpid()) + ".aof";
-    ::_exit(WriteBase(tmp) ? 1 : 0);
+    std::optional<std::string> err = WriteBase(tmp);
+    if (err) std::fprintf(stderr, "AOF rewrite failed: %s\n", err->c_str());
+    ::_exit(err ? 1 : 0);
   }
   if (pid < 0) {
     last_rewrite_ok_ = false;
@@ -499,7 +513,7 @@ void AppendOnlyFile::RewriteDone(bool ok, int signal) {
   }
   spdlog::info("Background AOF rewrite terminated with success");
   AofManifest am = manifest_;
-  const std::string base = am.NewBase(s_.config.appendfilename, true);
+  const std::string base = am.NewBase(s_.config.appendfilename, preamble_);
   const std::string base_path = DirPath(base);
   if (::rename(tmp.c_str(), base_path.c_str()) == -1) {
     spdlog::warn("Error trying to rename the temporary AOF file {} into {}: {}", tmp, base,
@@ -559,6 +573,17 @@ void AppendOnlyFile::KillChild() {
   ::waitpid(child_pid_, &status, 0);
   ::unlink(("temp-rewriteaof-bg-" + std::to_string(child_pid_) + ".aof").c_str());
   child_pid_ = -1;
+}
+
+void AppendOnlyFile::PrepareShutdown() {
+  if (child_pid_ != -1) {
+    spdlog::warn("There is a child rewriting the AOF. Killing it!");
+    KillChild();
+  }
+  if (state_ == State::kOff || fd_ == -1) return;
+  Flush();
+  spdlog::info("Calling fsync() on the AOF file.");
+  ::fdatasync(fd_);
 }
 
 void AppendOnlyFile::Cron() {

@@ -64,6 +64,8 @@ class AppendOnlyFile {
   bool rewrite_in_progress() const { return child_pid_ != -1; }
   // Kills a rewrite child (shutdown, appendonly no).
   void KillChild();
+  // Redis's prepareForShutdown: the rewrite child killed, the buffer written and fsynced.
+  void PrepareShutdown();
 
   // INFO persistence's aof_* fields (from aof_enabled to aof_last_cow_size), and the AOF ones of
   // the "aof_*" section when on.
@@ -102,6 +104,7 @@ class AppendOnlyFile {
   int child_pid_ = -1;
   int64_t rewrite_start_s_ = 0;
   bool rewrite_scheduled_ = false;
+  bool preamble_ = true;  // the running rewrite's base is an RDB file
   bool last_rewrite_ok_ = true;
   int64_t last_rewrite_time_s_ = -1;
   uint64_t rewrites_ = 0;

@@ -66,6 +66,15 @@ void Populate(RawConnection& c) {
   c.Call({"select", "0"});
 }
 
+// redis-server accepts connections before it has loaded its files (replying -LOADING until
+// then): waits for it.
+void WaitLoaded(RawConnection& c) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (c.Call({"ping"}) != "+PONG\r\n" && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+}
+
 std::vector<std::string> SortedKeys(RawConnection& c) {
   std::vector<std::string> keys;
   if (auto r = ParseReply(c.Call({"keys", "*"}))) {
@@ -128,10 +137,38 @@ TEST(AofFilesTest, RedisDirectoryLoadsIntoKvserver) {
   ASSERT_NE(redis_server, nullptr);
   auto kv = RawConnection::Connect(kv_server->port());
   auto redis = RawConnection::Connect(redis_server->port());
+  WaitLoaded(*redis);
   ExpectSameDataset(*kv, *redis);
   const std::string log = kv_server->ReadLog();
   EXPECT_NE(log.find("Reading RDB base file on AOF loading..."), std::string::npos) << log;
   EXPECT_NE(log.find("DB loaded from append only file"), std::string::npos) << log;
+}
+
+// kvserver's directory, its base written as commands (aof-use-rdb-preamble no), into Redis.
+TEST(AofFilesTest, KvserverCommandsBaseLoadsIntoRedis) {
+  const std::string dir = MakeTempDir();
+  std::vector<std::string> args = WithDir(dir);
+  args.insert(args.end(), {"--aof-use-rdb-preamble", "no"});
+  {
+    auto kv_server = ServerProcess::StartKvserver(args);
+    ASSERT_NE(kv_server, nullptr);
+    auto kv = RawConnection::Connect(kv_server->port());
+    Populate(*kv);
+    kv_server->Stop(9);
+  }
+  const std::string base = ReadFile(dir + "/appendonlydir/appendonly.aof.2.base.aof");
+  ASSERT_EQ(base.substr(0, 21), "*2\r\n$6\r\nSELECT\r\n$1\r\n0") << base.substr(0, 200);
+  auto kv_server = ServerProcess::StartKvserver(WithDir(CopyAofDir(dir)));
+  auto redis_server = ServerProcess::StartRedis(WithDir(CopyAofDir(dir)));
+  ASSERT_NE(kv_server, nullptr);
+  ASSERT_NE(redis_server, nullptr);
+  auto kv = RawConnection::Connect(kv_server->port());
+  auto redis = RawConnection::Connect(redis_server->port());
+  WaitLoaded(*redis);
+  ExpectSameDataset(*kv, *redis);
+  const std::string log = ReadFile(redis_server->log_path());
+  EXPECT_NE(log.find("DB loaded from base file appendonly.aof.2.base.aof"), std::string::npos)
+      << log;
 }
 
 TEST(AofFilesTest, KvserverDirectoryLoadsIntoRedis) {
@@ -149,6 +186,7 @@ TEST(AofFilesTest, KvserverDirectoryLoadsIntoRedis) {
   ASSERT_NE(redis_server, nullptr);
   auto kv = RawConnection::Connect(kv_server->port());
   auto redis = RawConnection::Connect(redis_server->port());
+  WaitLoaded(*redis);
   ExpectSameDataset(*kv, *redis);
   const std::string log = ReadFile(redis_server->log_path());
   EXPECT_NE(log.find("DB loaded from incr file appendonly.aof.2.incr.aof"), std::string::npos)

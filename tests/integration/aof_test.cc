@@ -356,6 +356,38 @@ TEST(AofTest, BgrewriteaofReplacesTheBaseAndDeletesHistory) {
   EXPECT_EQ(Snapshot(*c) + c->Call({"get", "n"}) + c->Call({"get", "during"}), before);
 }
 
+// aof-use-rdb-preamble no: the base is the commands that rebuild the data (".base.aof").
+TEST(AofTest, CommandsBaseWithoutPreamble) {
+  const std::string dir = MakeTempDir();
+  auto server = StartAof(dir, {"--aof-use-rdb-preamble", "no", "--aof-timestamp-enabled", "yes"});
+  ASSERT_TRUE(server);
+  auto c = RawConnection::Connect(server->port());
+  WriteMixed(*c);
+  c->Call({"del", "st"});  // a stream cannot be written in this form yet
+  std::vector<std::string> items = {"rpush", "big"};
+  for (int i = 0; i < 150; ++i) items.push_back(std::to_string(i));
+  c->Call(items);
+  ASSERT_EQ(c->Call({"bgrewriteaof"}), "+Background append only file rewriting started\r\n");
+  ASSERT_TRUE(WaitForInfo(*c, "aof_rewrite_in_progress:0\r\n"));
+  ASSERT_TRUE(WaitForInfo(*c, "aof_last_bgrewrite_status:ok\r\n"));
+  const std::string adir = dir + "/appendonlydir";
+  EXPECT_EQ(ReadFile(adir + "/appendonly.aof.manifest"),
+            "file appendonly.aof.2.base.aof seq 2 type b\n"
+            "file appendonly.aof.2.incr.aof seq 2 type i\n");
+  const std::string base = ReadFile(adir + "/appendonly.aof.2.base.aof");
+  EXPECT_EQ(base.substr(0, 4), "#TS:") << base.substr(0, 100);
+  // 150 items go as RPUSH batches of 64, 64 and 22.
+  EXPECT_TRUE(Contains(base, "*66\r\n$5\r\nRPUSH\r\n$3\r\nbig\r\n$1\r\n0\r\n")) << base;
+  EXPECT_TRUE(Contains(base, "*24\r\n$5\r\nRPUSH\r\n$3\r\nbig\r\n$3\r\n128\r\n")) << base;
+  EXPECT_TRUE(Contains(base, "$9\r\nPEXPIREAT\r\n$3\r\nttl\r\n")) << base;
+  const std::string before = Snapshot(*c) + c->Call({"lrange", "big", "0", "-1"});
+  server->Stop(9);
+  server = StartAof(dir);
+  ASSERT_TRUE(server);
+  c = RawConnection::Connect(server->port());
+  EXPECT_EQ(Snapshot(*c) + c->Call({"lrange", "big", "0", "-1"}), before);
+}
+
 TEST(AofTest, ConfigSetAppendonlyStartsFromTheData) {
   const std::string dir = MakeTempDir();
   auto server = ServerProcess::StartKvserver({"--dir", dir});
