@@ -246,8 +246,8 @@ asio::awaitable<void> Connection::Serve() {
         if (closed_) co_return;
       }
       if (!out_.empty() && server_->AofGroupCommitPending()) {
-        // appendfsync always: the replies wait for their writes to be on disk, and the other
-        // clients ready now join the same fsync (WriteOutput flushes the AOF first).
+        // The replies wait for their writes to reach the AOF (on disk with appendfsync always),
+        // and the other clients ready now join the same write (WriteOutput flushes it first).
         co_await asio::post(socket_.get_executor(), asio::use_awaitable);
         if (closed_) co_return;
       }

@@ -435,7 +435,7 @@ void Server::FlushAof() {
 }
 
 bool Server::AofGroupCommitPending() const {
-  return state_.aof && state_.config.appendfsync == 1 && state_.aof->has_pending();
+  return state_.aof && state_.aof->has_pending();
 }
 
 void Server::OnPauseChanged() {
