@@ -64,6 +64,9 @@ class AppendOnlyFile {
   bool rewrite_in_progress() const { return child_pid_ != -1; }
   // Kills a rewrite child (shutdown, appendonly no).
   void KillChild();
+  // DEBUG LOADAOF: the data emptied and loaded again from the directory (the server exits when
+  // that fails, as Redis).
+  void DebugLoad();
   // Redis's prepareForShutdown: the rewrite child killed, the buffer written and fsynced.
   void PrepareShutdown();
 

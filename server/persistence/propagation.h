@@ -6,6 +6,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace kv {
@@ -24,6 +25,8 @@ class Propagation {
   // Where propagated commands go, one at a time, with the database they ran in.
   using Sink = std::function<void(size_t db, std::span<const std::string_view> argv)>;
   void SetSink(Sink sink) { sink_ = std::move(sink); }
+  // Detaches the sink (nothing is propagated while an AOF is loaded), to be set back after.
+  Sink TakeSink() { return std::exchange(sink_, nullptr); }
   bool on() const { return static_cast<bool>(sink_); }
 
   // One command's propagation state (Redis keeps it in the client: CLIENT_PREVENT_PROP,

@@ -437,6 +437,23 @@ TEST(AofTest, TimestampAnnotations) {
   EXPECT_EQ(c->Call({"mget", "a", "b"}), "*2\r\n$1\r\n1\r\n$1\r\n2\r\n");
 }
 
+TEST(AofTest, DebugLoadaofReloadsTheDirectory) {
+  const std::string dir = MakeTempDir();
+  auto server = StartAof(dir, {"--enable-debug-command", "yes"});
+  ASSERT_TRUE(server);
+  auto c = RawConnection::Connect(server->port());
+  WriteMixed(*c);
+  const std::string before = Snapshot(*c);
+  EXPECT_EQ(c->Call({"debug", "loadaof"}), "+OK\r\n");
+  EXPECT_EQ(Snapshot(*c), before);
+  EXPECT_TRUE(Contains(server->ReadLog(), "Append Only File loaded by DEBUG LOADAOF"));
+  // Nothing was appended by the reload itself.
+  const auto size = fs::file_size(dir + "/appendonlydir/appendonly.aof.1.incr.aof");
+  EXPECT_EQ(c->Call({"debug", "loadaof"}), "+OK\r\n");
+  EXPECT_EQ(fs::file_size(dir + "/appendonlydir/appendonly.aof.1.incr.aof"), size);
+  EXPECT_EQ(Snapshot(*c), before);
+}
+
 TEST(AofTest, BadManifestRefusesToStart) {
   const std::string dir = MakeTempDir();
   fs::create_directories(dir + "/appendonlydir");
