@@ -20,6 +20,7 @@
 #include "server/persistence/aof_rewrite.h"
 #include "server/persistence/rdb_file.h"
 #include "server/persistence/snapshot.h"
+#include "server/scripting/scripting.h"
 #include "server/server_state.h"
 
 namespace kv {
@@ -258,6 +259,15 @@ std::optional<std::string> AppendOnlyFile::WriteBase(const std::string& path) {
   options.now_ms = s_.clock->NowMs();
   options.used_memory = Allocator().allocated_bytes();
   options.aof_base = true;
+  const MaxmemoryPolicy p = s_.config.maxmemory_policy;
+  options.save_lfu = IsLfuPolicy(p);
+  options.save_lru = p == MaxmemoryPolicy::kVolatileLru || p == MaxmemoryPolicy::kAllkeysLru;
+  // The function libraries go into the base too, as into any RDB file.
+  if (s_.scripting) {
+    for (const auto& [name, lib] : s_.scripting->libraries()) {
+      options.function_libraries.push_back(lib.code);
+    }
+  }
   return SaveRdbFile(s_.dbs, path, options);
 }
 

@@ -17,6 +17,7 @@
 #include "server/command_registry.h"
 #include "server/persistence/load_limits.h"
 #include "server/persistence/rdb_file.h"
+#include "server/scripting/scripting.h"
 #include "server/server_state.h"
 #include "server/transaction.h"
 
@@ -89,6 +90,10 @@ AofLoadStatus LoadAppendOnlyFile(ServerState& s, const std::string& dir, const s
     rdb.lfu_policy = IsLfuPolicy(s.config.maxmemory_policy);
     rdb.checksum = s.config.rdbchecksum;
     rdb.log = [](const std::string& line) { spdlog::info("{}", line); };
+    if (!s.scripting) s.scripting = std::make_shared<Scripting>();
+    rdb.load_function = [&s](std::string&& code, std::string* error) {
+      return !s.scripting->LoadLibrary(code, false, error).empty();
+    };
     const RdbLoadResult r = LoadRdbBytes(s.dbs, data, rdb);
     if (!r.ok) {
       spdlog::warn("{}", r.error);

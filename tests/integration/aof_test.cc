@@ -454,6 +454,32 @@ TEST(AofTest, DebugLoadaofReloadsTheDirectory) {
   EXPECT_EQ(Snapshot(*c), before);
 }
 
+// Function libraries: in the incremental file as FUNCTION LOAD, in an RDB base after a rewrite.
+TEST(AofTest, FunctionLibrariesSurvive) {
+  const std::string dir = MakeTempDir();
+  const std::string lib =
+      "#!lua name=mylib\nredis.register_function('myincr', function(keys, args) return "
+      "redis.call('incr', keys[1]) end)";
+  auto server = StartAof(dir);
+  ASSERT_TRUE(server);
+  auto c = RawConnection::Connect(server->port());
+  ASSERT_EQ(c->Call({"function", "load", lib}), "$5\r\nmylib\r\n");
+  EXPECT_EQ(c->Call({"fcall", "myincr", "1", "n"}), ":1\r\n");
+  server->Stop(9);
+  server = StartAof(dir);
+  ASSERT_TRUE(server);
+  c = RawConnection::Connect(server->port());
+  EXPECT_EQ(c->Call({"fcall", "myincr", "1", "n"}), ":2\r\n");
+  ASSERT_EQ(c->Call({"bgrewriteaof"}), "+Background append only file rewriting started\r\n");
+  ASSERT_TRUE(WaitForInfo(*c, "aof_rewrite_in_progress:0\r\n"));
+  ASSERT_TRUE(WaitForInfo(*c, "aof_last_bgrewrite_status:ok\r\n"));
+  server->Stop(9);
+  server = StartAof(dir);
+  ASSERT_TRUE(server);
+  c = RawConnection::Connect(server->port());
+  EXPECT_EQ(c->Call({"fcall", "myincr", "1", "n"}), ":3\r\n");
+}
+
 TEST(AofTest, BadManifestRefusesToStart) {
   const std::string dir = MakeTempDir();
   fs::create_directories(dir + "/appendonlydir");
