@@ -125,10 +125,13 @@ void BlockingController::ServeReadyKeys(ServerState& state, int64_t now_ms) {
         state.current_client = &served;
         served.reply_start = reply_start;
         ++state.executing;
+        CommandPropagation propagation(state.propagation, state.dirty);
         const uint64_t start = state.command_clock.Ticks();
         w.spec->handler(ctx);
         const uint64_t ns = state.command_clock.Nanoseconds(state.command_clock.Ticks() - start);
         --state.executing;
+        propagation.Finish(state.dirty, served.db_index, args, false);
+        if (state.propagation.has_pending()) state.propagation.FlushPending();
         served.reply_start = saved_reply_start;
         serving_id_ = 0;
         if (!reblocked_) {

@@ -98,6 +98,43 @@ struct CommandContext {
     }
   }
 
+  // Propagation to the AOF (server/persistence/propagation.h), as Redis's
+  // rewriteClientCommandVector, rewriteClientCommandArgument, alsoPropagate and
+  // preventCommandPropagation. Each is a no-op (one test) while nothing is propagated; a family
+  // checks Propagating() before building arguments.
+  bool Propagating() const { return server.propagation.frame() != nullptr; }
+  // The command is propagated as `argv` instead of as sent.
+  void PropagateAs(std::vector<std::string> argv) {
+    if (Propagation::Frame* f = server.propagation.frame()) {
+      f->argv = std::move(argv);
+      f->rewritten = true;
+    }
+  }
+  // Argument `i` of the propagated command becomes `value` (appended when `i` is its size).
+  void RewriteArg(size_t i, std::string value) {
+    Propagation::Frame* f = server.propagation.frame();
+    if (f == nullptr) return;
+    if (!f->rewritten) {
+      f->argv.assign(args.begin(), args.end());
+      f->rewritten = true;
+    }
+    if (i >= f->argv.size()) {
+      f->argv.push_back(std::move(value));
+    } else {
+      f->argv[i] = std::move(value);
+    }
+  }
+  void AlsoPropagate(std::vector<std::string> argv) {
+    if (Propagating()) server.propagation.AlsoPropagate(conn.db_index, std::move(argv));
+  }
+  void PreventPropagation() {
+    if (Propagation::Frame* f = server.propagation.frame()) f->prevent = true;
+  }
+  // forceCommandPropagation: propagated even when it changed nothing (FLUSHALL of empty data).
+  void ForcePropagation() {
+    if (Propagation::Frame* f = server.propagation.frame()) f->force = true;
+  }
+
   // The selected database, with its access clock set to the command's time.
   Db& db() {
     Db& d = server.dbs.db(conn.db_index);

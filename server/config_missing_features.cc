@@ -11,8 +11,6 @@ namespace kv {
 
 const std::vector<MissingFeature>& MissingFeatures() {
   static const std::vector<MissingFeature> features = {
-      {"appendonly", "AOF persistence", "'appendonly no'",
-       [](const Config& c) { return c.appendonly; }},
       {"replicaof", "replication", "'replicaof no one'",
        [](const Config& c) { return !c.replicaof_host.empty(); }},
       {"min-replicas-to-write", "replication", "'min-replicas-to-write 0'",

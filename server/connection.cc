@@ -245,6 +245,12 @@ asio::awaitable<void> Connection::Serve() {
         co_await delay_timer_.async_wait(asio::redirect_error(asio::use_awaitable, ec));
         if (closed_) co_return;
       }
+      if (!out_.empty() && server_->AofGroupCommitPending()) {
+        // The replies wait for their writes to reach the AOF (on disk with appendfsync always),
+        // and the other clients ready now join the same write (WriteOutput flushes it first).
+        co_await asio::post(socket_.get_executor(), asio::use_awaitable);
+        if (closed_) co_return;
+      }
       if (!out_.empty() && !WriteOutput()) co_return;
       if (!input_left || held_ || state_.blocked || state_.close_after_reply ||
           out_.size() >= kMaxPendingOutput) {
@@ -525,6 +531,8 @@ bool Connection::OverOutputLimit(int64_t now_ms) {
 
 bool Connection::WriteOutput() {
   ServerState& st = server_->state_;
+  // No reply leaves before the writes it acknowledges reached the AOF.
+  server_->FlushAof();
   boost::system::error_code ec;
   while (!out_.empty()) {
     const size_t n = socket_.write_some(asio::buffer(out_.data(), out_.size()), ec);

@@ -58,6 +58,8 @@ bool Dispatcher::Dispatch(std::span<const std::string_view> args, ConnState& con
       reply.Raw("+QUEUED\r\n");
     } else {
       reply_start = Call(*spec, args, conn, reply, now_ms);
+      // Redis's afterCommand: what the command propagated goes to the AOF as one unit.
+      if (state_->propagation.has_pending()) state_->propagation.FlushPending();
     }
   }
   // CLIENT REPLY OFF/SKIP: the reply is made (and counted) as usual, then dropped, as Redis never
@@ -207,10 +209,13 @@ size_t Dispatcher::Call(const CommandSpec& spec, std::span<const std::string_vie
   ++state_->executing;
   // One clock reading before and one after: the whole per-command cost of commandstats,
   // latencystats, SLOWLOG and LATENCY.
+  CommandPropagation propagation(state_->propagation, state_->dirty);
   const uint64_t start = state_->command_clock.Ticks();
   spec.handler(ctx);
   const uint64_t ns = state_->command_clock.Nanoseconds(state_->command_clock.Ticks() - start);
   --state_->executing;
+  // EXEC is never propagated itself: its commands are, wrapped in MULTI/EXEC.
+  propagation.Finish(state_->dirty, conn.db_index, args, &spec == exec_);
   const size_t reply_start = conn.reply_start;
   conn.reply_start = saved_reply_start;
   ++state_->stats.total_commands_processed;

@@ -157,6 +157,12 @@ Evictor::Result Evictor::Perform(ServerState& state, int64_t now_ms) {
       if (state.config.notify_keyspace_events & kNotifyEvicted) {
         PublishKeyspaceEvent(state, kNotifyEvicted, "evicted", victim.key, victim.db);
       }
+      // Redis's propagateDeletion for an evicted key.
+      if (state.propagation.on()) {
+        state.propagation.AlsoPropagate(
+            victim.db,
+            {state.config.lazyfree_lazy_eviction ? "UNLINK" : "DEL", std::string(victim.key)});
+      }
     }
     if (++evicted % 16 == 0 && std::chrono::steady_clock::now() - start > limit) {
       result = Result::kRunning;

@@ -15,6 +15,7 @@
 #include "server/command_registry.h"
 #include "server/config_directive.h"
 #include "server/memory_overhead.h"
+#include "server/persistence/aof.h"
 #include "server/persistence/snapshot.h"
 #include "server/scripting/scripting.h"
 #include "server/strings.h"
@@ -141,13 +142,17 @@ void PersistenceSection(ServerState& s, std::string& out) {
       p.child_pid != -1 ? s.clock->NowMs() / 1000 - p.bgsave_start_s : -1, "\r\n",
       "rdb_saves:", p.rdb_saves, "\r\n", "rdb_last_cow_size:0\r\n",
       "rdb_last_load_keys_expired:", p.last_load_keys_expired, "\r\n",
-      "rdb_last_load_keys_loaded:", p.last_load_keys_loaded,
-      "\r\n"
-      "aof_enabled:0\r\naof_rewrite_in_progress:0\r\naof_rewrite_scheduled:0\r\n"
-      "aof_last_rewrite_time_sec:-1\r\naof_current_rewrite_time_sec:-1\r\n"
-      "aof_last_bgrewrite_status:ok\r\naof_rewrites:0\r\naof_rewrites_consecutive_failures:0\r\n"
-      "aof_last_write_status:ok\r\naof_last_cow_size:0\r\nmodule_fork_in_progress:0\r\n"
-      "module_fork_last_cow_size:0\r\n");
+      "rdb_last_load_keys_loaded:", p.last_load_keys_loaded, "\r\n");
+  if (s.aof) {
+    s.aof->AppendInfo(out);
+  } else {
+    out +=
+        "aof_enabled:0\r\naof_rewrite_in_progress:0\r\naof_rewrite_scheduled:0\r\n"
+        "aof_last_rewrite_time_sec:-1\r\naof_current_rewrite_time_sec:-1\r\n"
+        "aof_last_bgrewrite_status:ok\r\naof_rewrites:0\r\naof_rewrites_consecutive_failures:0\r\n"
+        "aof_last_write_status:ok\r\naof_last_cow_size:0\r\nmodule_fork_in_progress:0\r\n"
+        "module_fork_last_cow_size:0\r\n";
+  }
 }
 
 void StatsSection(ServerState& s, std::string& out) {

@@ -24,6 +24,7 @@
 
 #include "server/connection.h"
 #include "server/info.h"
+#include "server/persistence/aof.h"
 #include "server/persistence/snapshot.h"
 #include "server/protected_mode.h"
 #include "server/scripting/scripting.h"
@@ -201,7 +202,7 @@ std::optional<std::string> Server::Start() {
     log_->info("Running mode=standalone, port={}.", state_.tcp_port);
   }
   // After "Server initialized" and before the readiness lines, as Redis's loadDataFromDisk.
-  if (auto err = LoadSnapshotAtStartup(state_)) return err;
+  if (auto err = LoadDataAtStartup(state_)) return err;
   if (!state_.config.port_file.empty()) {
     if (auto err = WritePortFile(state_.config.port_file, state_.tcp_port)) return err;
   }
@@ -421,10 +422,20 @@ void Server::PostAfterBatch() {
   asio::post(io_, [this] {
     after_batch_posted_ = false;
     state_.RunAfterBatch();
+    // Redis's beforeSleep: the AOF is written before any reply goes out.
+    FlushAof();
     std::vector<Connection*> flush;
     flush.swap(pending_flush_);
     for (Connection* c : flush) c->FlushPushed();
   });
+}
+
+void Server::FlushAof() {
+  if (state_.aof && state_.aof->has_pending()) state_.aof->Flush();
+}
+
+bool Server::AofGroupCommitPending() const {
+  return state_.aof && state_.aof->has_pending();
 }
 
 void Server::OnPauseChanged() {
@@ -493,6 +504,8 @@ asio::awaitable<void> Server::Cron() {
 
     // Reaps a finished BGSAVE and starts the saves the save points ask for.
     BackgroundSaveCron(state_);
+    // Reaps a finished AOF rewrite, starts scheduled and automatic ones, retries failed writes.
+    if (state_.aof) state_.aof->Cron();
 
     // Redis's eviction time proc: eviction that ran out of time before a command goes on here.
     if (state_.config.maxmemory != 0) state_.evictor.Perform(state_, now_ms);
@@ -540,6 +553,9 @@ asio::awaitable<void> Server::Cron() {
 
 std::optional<ServerState::ApplyError> Server::ApplyConfigChange(const Config& old) {
   const Config& now = state_.config;
+  if (now.appendonly != old.appendonly) {
+    if (auto err = ApplyAppendonly(state_)) return ServerState::ApplyError{"appendonly", *err};
+  }
   if (now.port != old.port || now.bind != old.bind) {
     if (auto err = RebindTcp()) {
       if (log_) log_->warn("{}", *err);

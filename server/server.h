@@ -97,6 +97,13 @@ class Server : public ClientRegistry {
   void ScheduleFlush(Connection* conn);
   // Arranges for the end-of-turn work (ServerState::RunAfterBatch, then the scheduled writes).
   void PostAfterBatch();
+  // Writes what commands fed the AOF (and fsyncs it with appendfsync always): before any reply
+  // goes out, as Redis's beforeSleep.
+  void FlushAof();
+  // AOF data waiting: a connection about to reply first lets the other ready connections run
+  // their commands, so that one write (and with appendfsync always one fsync) covers them all
+  // (group commit, as Redis's one write per event loop turn).
+  bool AofGroupCommitPending() const;
   // After CLIENT PAUSE/UNPAUSE and when a pause ends: wakes every held connection, oldest first,
   // and sets pause_timer_ for the end of the pause still in force.
   void OnPauseChanged();

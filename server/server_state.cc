@@ -8,6 +8,11 @@ void KeyspaceHooks::KeyExpired(size_t db, std::string_view key) {
     PublishKeyspaceEvent(*state_, kNotifyExpired, "expired", key, db);
   }
   if (state_->KeyHooksArmed()) state_->SignalModifiedKey(nullptr, db, key);
+  // Redis's propagateDeletion: an expired key goes to the AOF as DEL (UNLINK when lazy).
+  if (state_->propagation.on()) {
+    state_->propagation.AlsoPropagate(
+        db, {state_->config.lazyfree_lazy_expire ? "UNLINK" : "DEL", std::string(key)});
+  }
 }
 
 void KeyspaceHooks::KeyAdded(size_t db, std::string_view key) {

@@ -19,6 +19,7 @@
 #include "server/latency_monitor.h"
 #include "server/monitor.h"
 #include "server/persistence/persistence_stats.h"
+#include "server/persistence/propagation.h"
 #include "server/pubsub.h"
 #include "server/random_source.h"
 #include "server/slowlog.h"
@@ -47,6 +48,7 @@ class KeyspaceHooks final : public KeyspaceObserver {
   ServerState* state_;
 };
 class Scripting;
+class AppendOnlyFile;
 
 struct ServerStats {
   uint64_t total_connections_received = 0;
@@ -114,6 +116,12 @@ struct ServerState {
   uint64_t dirty = 0;
   // Snapshots: LASTSAVE, INFO persistence.
   PersistenceStats persistence;
+  // What write commands feed the append-only file (server/persistence/propagation.h), and the
+  // file itself while appendonly is on (null when off).
+  Propagation propagation;
+  std::shared_ptr<AppendOnlyFile> aof;
+  // Redis's server.loading: an append-only file's commands are being replayed.
+  bool loading = false;
   // DEBUG SET-ACTIVE-EXPIRE: whether the cron runs active expiry (lazy expiry always runs).
   bool active_expire_enabled = true;
   // DEBUG QUICKLIST-PACKED-THRESHOLD: list elements of this many bytes or more get a quicklist

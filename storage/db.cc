@@ -29,7 +29,7 @@ bool Db::ExpireVolatile(std::string_view key, int64_t now_ms) {
   auto it = expires_.find(key);
   // Redis's keyIsExpired(): a key is expired once the time is past its deadline, so at the
   // deadline itself it still exists (with a TTL of 0).
-  if (it == expires_.end() || it->second >= now_ms) return false;
+  if (it == expires_.end() || it->second >= now_ms || expiry_suspended_) return false;
   expires_.erase(it);
   EraseKey(key, lazy_expire_);
   ++expired_keys_;
@@ -200,7 +200,7 @@ int64_t Db::GetExpire(std::string_view key) const {
 }
 
 bool Db::IsExpired(std::string_view key, int64_t now_ms) const {
-  if (expires_.empty()) return false;
+  if (expires_.empty() || expiry_suspended_) return false;
   auto it = expires_.find(key);
   return it != expires_.end() && it->second < now_ms;
 }

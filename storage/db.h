@@ -71,6 +71,9 @@ class Db {
     observer_ = observer;
     index_ = index;
   }
+  // While loading an append-only file nothing expires (Redis's keyIsExpired while loading): the
+  // file's commands ran before their keys' deadlines, and replay must see the keys they saw.
+  void SuspendExpiry(bool on) { expiry_suspended_ = on; }
   // Whether every added key is reported to the observer (keyspace notifications' "new" events);
   // off, an insertion costs no call.
   void ReportAdditions(bool on) { report_additions_ = on; }
@@ -240,6 +243,7 @@ class Db {
   KeyspaceObserver* observer_ = nullptr;
   size_t index_ = 0;
   bool report_additions_ = false;
+  bool expiry_suspended_ = false;
   bool lfu_ = false;
   int64_t lfu_log_factor_ = 10;
   int64_t lfu_decay_time_ = 1;

@@ -41,6 +41,10 @@ class DbSet {
   void ReportAdditions(bool on) {
     for (Db& db : dbs_) db.ReportAdditions(on);
   }
+  // See Db::SuspendExpiry.
+  void SuspendExpiry(bool on) {
+    for (Db& db : dbs_) db.SuspendExpiry(on);
+  }
   size_t TotalKeys() const;
   uint64_t ExpiredKeys() const;
   // Redis's active expire cycle: samples volatile keys of every database, 20 at a time, and keeps

@@ -25,6 +25,7 @@
 #include "server/dataset_digest.h"
 #include "server/errors.h"
 #include "server/object_info.h"
+#include "server/persistence/aof.h"
 #include "server/persistence/snapshot.h"
 #include "server/rdb_length.h"
 #include "server/scripting/scripting.h"
@@ -242,6 +243,11 @@ void Debug(CommandContext& ctx) {
   }
   if (argc == 3 && OptionIs(sub, "object")) return DebugObject(ctx);
   if (OptionIs(sub, "reload")) return DebugReload(ctx);
+  if (argc == 2 && OptionIs(sub, "loadaof")) {
+    if (!ctx.server.aof) ctx.server.aof = std::make_shared<AppendOnlyFile>(ctx.server);
+    ctx.server.aof->DebugLoad();
+    return ctx.reply.Ok();
+  }
   if (argc == 3 && OptionIs(sub, "protocol")) return DebugProtocol(ctx);
   if (argc >= 3 && argc <= 5 && OptionIs(sub, "populate")) return DebugPopulate(ctx);
   if (argc == 2 && OptionIs(sub, "digest")) {

@@ -72,9 +72,12 @@ void Restore(CommandContext& ctx) {
   const bool deleted = replace && db.Delete(key, ctx.now_ms);
   int64_t expire_at = *ttl;
   if (expire_at != 0 && !absttl) expire_at += ctx.now_ms;
-  if (expire_at != 0 && expire_at <= ctx.now_ms) {
-    // Already expired: the key is only deleted (propagated as DEL in Redis).
-    if (deleted) ctx.CountChanges();
+  if (expire_at != 0 && expire_at <= ctx.now_ms && !ctx.server.loading) {
+    // Already expired: the key is only deleted, and propagated as DEL.
+    if (deleted) {
+      ctx.CountChanges();
+      if (ctx.Propagating()) ctx.PropagateAs({"DEL", std::string(key)});
+    }
     return ctx.reply.Ok();
   }
   const ValueType type = value.type();
@@ -88,6 +91,11 @@ void Restore(CommandContext& ctx) {
   ctx.SignalKeyAsReady(key, type);
   ctx.CountChanges();
   ctx.reply.Ok();
+  // A relative TTL is propagated as the absolute deadline, with ABSTTL.
+  if (expire_at != 0 && !absttl && ctx.Propagating()) {
+    ctx.RewriteArg(2, std::to_string(expire_at));
+    ctx.RewriteArg(ctx.args.size(), "ABSTTL");
+  }
 }
 
 }  // namespace

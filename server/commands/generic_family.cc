@@ -99,14 +99,23 @@ void ExpireGeneric(CommandContext& ctx, std::string_view command, int64_t baseti
     if ((flags & kLt) && current != kNoExpiry && when >= current) return ctx.reply.Integer(0);
   }
   ctx.CountChanges();
-  if (when <= ctx.now_ms) {
-    db.Delete(key, ctx.now_ms, ctx.server.config.lazyfree_lazy_expire);
+  // Redis's checkAlreadyExpired: a deadline in the past deletes the key, except while an AOF is
+  // replayed (the key expires afterwards, as it did when the command ran).
+  if (when <= ctx.now_ms && !ctx.server.loading) {
+    const bool lazy = ctx.server.config.lazyfree_lazy_expire;
+    db.Delete(key, ctx.now_ms, lazy);
     ctx.KeyModified(key);
     ctx.Notify(kNotifyGeneric, "del", key);
+    if (ctx.Propagating()) ctx.PropagateAs({lazy ? "UNLINK" : "DEL", std::string(key)});
   } else {
     db.SetExpire(key, when);
     ctx.KeyModified(key);
     ctx.Notify(kNotifyGeneric, "expire", key);
+    // Propagated as PEXPIREAT with the absolute deadline (its options kept).
+    if (ctx.Propagating()) {
+      if (command != "pexpireat") ctx.RewriteArg(0, "PEXPIREAT");
+      if (basetime != 0 || seconds) ctx.RewriteArg(2, std::to_string(when));
+    }
   }
   ctx.reply.Integer(1);
 }

@@ -183,6 +183,8 @@ void GeoAdd(CommandContext& ctx) {
   }
   CommandContext zadd{argv, ctx.reply, ctx.conn, ctx.server, ctx.now_ms, ctx.blocked_key};
   ZAddCommand(zadd);
+  // Propagated as the ZADD it is (Redis's replaceClientCommandVector).
+  if (ctx.Propagating()) ctx.PropagateAs(std::vector<std::string>(argv.begin(), argv.end()));
 }
 
 // ---- Searches ----

@@ -223,6 +223,8 @@ void HIncrByFloat(CommandContext& ctx) {
   ctx.Notify(kNotifyHash, "hincrbyfloat", ctx.args[1]);
   ctx.CountChanges();
   ctx.reply.Bulk(text);
+  // Propagated as HSET of the value it came to.
+  if (ctx.Propagating()) ctx.RewriteArg(0, "HSET"), ctx.RewriteArg(3, text);
 }
 
 // HRANDFIELD key count [WITHVALUES], as Redis's hrandfieldWithCountCommand: a negative count

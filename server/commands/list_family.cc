@@ -138,8 +138,26 @@ void PopRange(CommandContext& ctx, std::string_view key, List& list, End end, lo
   ElementsRemoved(ctx, key, end, list, static_cast<size_t>(n));
 }
 
-// listPopRangeAndReplyWithKey: [key, [elements]] (LMPOP, BLMPOP).
+// How a blocking or multi-key pop goes to the AOF: run at once, the command is rewritten into
+// its plain form; serving a blocked client, Redis counts no change and adds the plain form with
+// alsoPropagate (serveClientBlockedOnList).
+void PropagatePop(CommandContext& ctx, std::vector<std::string> argv) {
+  if (ctx.blocked_key != nullptr) {
+    ctx.AlsoPropagate(std::move(argv));
+    ctx.PreventPropagation();
+  } else {
+    ctx.PropagateAs(std::move(argv));
+  }
+}
+
+std::string_view PopName(End end) { return end == End::kHead ? "LPOP" : "RPOP"; }
+
+// listPopRangeAndReplyWithKey: [key, [elements]] (LMPOP, BLMPOP), propagated as [LR]POP key n.
 void PopRangeWithKey(CommandContext& ctx, std::string_view key, List& list, End end, long count) {
+  if (ctx.Propagating()) {
+    const long n = std::min(count, static_cast<long>(list.size()));
+    PropagatePop(ctx, {std::string(PopName(end)), std::string(key), std::to_string(n)});
+  }
   ctx.reply.ArrayHeader(2);
   ctx.reply.Bulk(key);
   PopRange(ctx, key, list, end, count);
@@ -384,6 +402,21 @@ void MoveGeneric(CommandContext& ctx, End from, End to) {
     ctx.KeyModified(src_key);
     ctx.CountChanges();
   }
+  // BLMOVE and BRPOPLPUSH go to the AOF as LMOVE and RPOPLPUSH (served: with the ends named as
+  // Redis's getStringObjectFromListPosition names them).
+  if (ctx.Propagating()) {
+    const std::string_view name = ctx.args[0];
+    const bool served = ctx.blocked_key != nullptr;
+    if (EqualsIgnoreCase(name, "brpoplpush")) {
+      PropagatePop(ctx, {"RPOPLPUSH", std::string(src_key), std::string(dst_key)});
+    } else if (EqualsIgnoreCase(name, "blmove")) {
+      PropagatePop(
+          ctx,
+          {"LMOVE", std::string(src_key), std::string(dst_key),
+           served ? std::string(from == End::kHead ? "left" : "right") : std::string(ctx.args[3]),
+           served ? std::string(to == End::kHead ? "left" : "right") : std::string(ctx.args[4])});
+    }
+  }
 }
 
 void LMove(CommandContext& ctx) {
@@ -463,6 +496,7 @@ void BlockingPop(CommandContext& ctx, std::span<const std::string_view> keys, En
     if (!WriteList(ctx, key, &list)) return;
     if (list == nullptr) continue;
     if (count != -1) return PopRangeWithKey(ctx, key, *list, end, count);
+    if (ctx.Propagating()) PropagatePop(ctx, {std::string(PopName(end)), std::string(key)});
     ctx.reply.ArrayHeader(2);
     ctx.reply.Bulk(key);
     ReplyElement(ctx.reply, list->Peek(end));

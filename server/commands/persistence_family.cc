@@ -5,6 +5,7 @@
 #include "server/command_registry.h"
 #include "server/commands/families.h"
 #include "server/errors.h"
+#include "server/persistence/aof.h"
 #include "server/persistence/snapshot.h"
 #include "server/strings.h"
 
@@ -30,6 +31,23 @@ void BgSave(CommandContext& ctx) {
   ctx.reply.SimpleString("Background saving started");
 }
 
+// BGREWRITEAOF: a child writes a new base of the data (server/persistence/aof.h).
+void BgRewriteAof(CommandContext& ctx) {
+  if (!ctx.server.aof) ctx.server.aof = std::make_shared<AppendOnlyFile>(ctx.server);
+  switch (ctx.server.aof->RequestRewrite()) {
+    case AppendOnlyFile::RewriteStart::kInProgress:
+      return ctx.reply.Error("Background append only file rewriting already in progress");
+    case AppendOnlyFile::RewriteStart::kScheduled:
+      return ctx.reply.SimpleString("Background append only file rewriting scheduled");
+    case AppendOnlyFile::RewriteStart::kStarted:
+      return ctx.reply.SimpleString("Background append only file rewriting started");
+    case AppendOnlyFile::RewriteStart::kFailed:
+      return ctx.reply.Error(
+          "Can't execute an AOF background rewriting. Please check the server logs for more "
+          "information.");
+  }
+}
+
 }  // namespace
 
 void RegisterPersistenceFamily(CommandRegistry& r) {
@@ -38,6 +56,9 @@ void RegisterPersistenceFamily(CommandRegistry& r) {
               "@admin @slow @dangerous"});
   r.Register({"bgsave", -1, kCmdAdmin | kCmdNoScript | kCmdNoAsyncLoading, 0, 0, 0, BgSave,
               "server", "Asynchronously save the dataset to disk", "1.0.0",
+              "@admin @slow @dangerous"});
+  r.Register({"bgrewriteaof", 1, kCmdAdmin | kCmdNoScript | kCmdNoAsyncLoading, 0, 0, 0,
+              BgRewriteAof, "server", "Asynchronously rewrite the append-only file", "1.0.0",
               "@admin @slow @dangerous"});
 }
 

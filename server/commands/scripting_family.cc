@@ -104,6 +104,8 @@ bool ParseNumKeys(CommandContext& ctx, bool fcall, size_t* numkeys) {
 }
 
 void EvalGeneric(CommandContext& ctx, bool evalsha, bool ro) {
+  // A script is propagated by its effects (the writes it made), never itself.
+  ctx.PreventPropagation();
   FeedMonitors(ctx);
   if (evalsha && ctx.args[1].size() != 40) return ctx.reply.Error(kNoScript);
   size_t numkeys = 0;
@@ -137,6 +139,7 @@ void EvalSha(CommandContext& ctx) { EvalGeneric(ctx, true, false); }
 void EvalShaRo(CommandContext& ctx) { EvalGeneric(ctx, true, true); }
 
 void FcallGeneric(CommandContext& ctx, bool ro) {
+  ctx.PreventPropagation();
   FeedMonitors(ctx);
   Scripting& scripting = GetScripting(ctx.server);
   const LibraryFunction* fn = scripting.FindFunction(ctx.args[1]);

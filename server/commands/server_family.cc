@@ -48,6 +48,8 @@ void FlushDb(CommandContext& ctx) {
   ctx.server.SignalFlushedDb(static_cast<int64_t>(ctx.conn.db_index));
   ctx.db().Clear(async);
   ctx.reply.Ok();
+  // Propagated even when there was nothing to remove (Redis's forceCommandPropagation).
+  ctx.ForcePropagation();
 }
 
 void FlushAll(CommandContext& ctx) {
@@ -57,6 +59,7 @@ void FlushAll(CommandContext& ctx) {
   ctx.server.SignalFlushedDb(-1);
   ctx.server.dbs.FlushAll(async);
   ctx.reply.Ok();
+  ctx.ForcePropagation();
 }
 
 void DbSize(CommandContext& ctx) { ctx.reply.Integer(static_cast<int64_t>(ctx.db().size())); }

@@ -296,16 +296,26 @@ void SPopWithCount(CommandContext& ctx) {
     ctx.db().Delete(key, ctx.now_ms);
     ctx.Notify(kNotifyGeneric, "del", key);
     ctx.KeyModified(key);
+    if (ctx.Propagating()) ctx.PropagateAs({"DEL", std::string(key)});
     return;
   }
 
+  // Each member popped goes to the AOF as an SREM (wrapped in MULTI/EXEC), never the SPOP.
+  const bool propagating = ctx.Propagating();
+  ctx.PreventPropagation();
+  const auto srem = [&](std::string_view m) {
+    if (propagating) ctx.AlsoPropagate({"SREM", std::string(key), std::string(m)});
+  };
   ctx.reply.SetHeader(count);
   const uint64_t remaining = size - count;
   auto random = RandomFn(ctx);
   if (remaining * kSpopMoveStrategyMul > count) {
     // Few to pop: pop them one by one.
     for (uint64_t i = 0; i < count; ++i) {
-      set->PopRandom(random, [&](std::string_view m) { ctx.reply.Bulk(m); });
+      set->PopRandom(random, [&](std::string_view m) {
+        ctx.reply.Bulk(m);
+        srem(m);
+      });
     }
     ctx.KeyModified(key);
     return;
@@ -320,7 +330,10 @@ void SPopWithCount(CommandContext& ctx) {
       kept->Add(m, max);
     });
   }
-  set->ForEach([&](std::string_view m) { ctx.reply.Bulk(m); });
+  set->ForEach([&](std::string_view m) {
+    ctx.reply.Bulk(m);
+    srem(m);
+  });
   // Redis's dbOverwrite: the key keeps its TTL and access data; the old set goes to the lazy
   // freer under lazyfree-lazy-server-del.
   DetachedValue replacement;
@@ -338,7 +351,10 @@ void SPop(CommandContext& ctx) {
   Set* set;
   if (!WriteAggregate<Set>(ctx, key, &set)) return;
   if (set == nullptr) return ctx.reply.Null();
-  set->PopRandom(RandomFn(ctx), [&](std::string_view m) { ctx.reply.Bulk(m); });
+  set->PopRandom(RandomFn(ctx), [&](std::string_view m) {
+    ctx.reply.Bulk(m);
+    if (ctx.Propagating()) ctx.PropagateAs({"SREM", std::string(key), std::string(m)});
+  });
   ctx.Notify(kNotifySet, "spop", key);
   if (DeleteIfEmpty(ctx, key, *set)) ctx.Notify(kNotifyGeneric, "del", key);
   ctx.KeyModified(key);

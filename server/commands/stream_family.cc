@@ -260,6 +260,7 @@ struct AddTrimArgs {
   bool seq_given = true;
   bool no_mkstream = false;
   Stream::TrimArgs trim;
+  size_t trim_arg = 0;  // where the MAXLEN/MINID threshold is (trim_strategy_arg_idx)
 };
 
 Stream::NodeLimits NodeLimits(const CommandContext& ctx) {
@@ -293,6 +294,7 @@ int ParseAddOrTrim(CommandContext& ctx, AddTrimArgs* a, bool xadd) {
       } else if (moreargs >= 2 && next == "=") {
         ++i;
       }
+      a->trim_arg = static_cast<size_t>(i + 1);
       if (!ParseLongLong(ctx, args[i + 1], &a->trim.maxlen)) return -1;
       if (a->trim.maxlen < 0) {
         ctx.reply.Error("The MAXLEN argument must be >= 0.");
@@ -313,6 +315,7 @@ int ParseAddOrTrim(CommandContext& ctx, AddTrimArgs* a, bool xadd) {
       } else if (moreargs >= 2 && next == "=") {
         ++i;
       }
+      a->trim_arg = static_cast<size_t>(i + 1);
       if (!ParseStrictId(ctx, args[i + 1], &a->trim.minid, 0)) return -1;
       ++i;
       a->trim.strategy = Stream::TrimStrategy::kMinId;
@@ -357,6 +360,20 @@ int ParseAddOrTrim(CommandContext& ctx, AddTrimArgs* a, bool xadd) {
     a->trim.limit = 0;
   }
   return i;
+}
+
+// streamRewriteApproxSpecifier and streamRewriteTrimArgument: an approximate trim ("~", LIMIT)
+// goes to the AOF as the exact trim it came to, so that a replay trims the same entries.
+void PropagateExactTrim(CommandContext& ctx, const AddTrimArgs& a, const Stream& s) {
+  if (!a.trim.approx || !ctx.Propagating()) return;
+  ctx.RewriteArg(a.trim_arg - 1, "=");
+  if (a.trim.strategy == Stream::TrimStrategy::kMaxLen) {
+    ctx.RewriteArg(a.trim_arg, std::to_string(s.length()));
+  } else {
+    StreamId first;
+    if (!s.EdgeId(true, &first)) first = StreamId{};
+    ctx.RewriteArg(a.trim_arg, first.ToString());
+  }
 }
 
 void XAdd(CommandContext& ctx) {
@@ -421,8 +438,13 @@ void XAdd(CommandContext& ctx) {
   ReplyId(ctx.reply, id);
   ctx.Notify(kNotifyStream, "xadd", ctx.args[1]);
   ctx.CountChanges();
-  if (a.trim.strategy != Stream::TrimStrategy::kNone && s->Trim(a.trim) != 0) {
-    ctx.Notify(kNotifyStream, "xtrim", ctx.args[1]);
+  if (a.trim.strategy != Stream::TrimStrategy::kNone) {
+    if (s->Trim(a.trim) != 0) ctx.Notify(kNotifyStream, "xtrim", ctx.args[1]);
+    PropagateExactTrim(ctx, a, *s);
+  }
+  // The id generated goes to the AOF in place of "*" or "<ms>-*".
+  if ((!a.id_given || !a.seq_given) && ctx.Propagating()) {
+    ctx.RewriteArg(static_cast<size_t>(id_pos), id.ToString());
   }
   ctx.SignalKeyAsReady(ctx.args[1], ValueType::kStream);
 }
@@ -435,6 +457,7 @@ void XTrim(CommandContext& ctx) {
   if (s == nullptr) return ctx.reply.Integer(0);
   const int64_t deleted = s->Trim(a.trim);
   if (deleted != 0) ctx.Notify(kNotifyStream, "xtrim", ctx.args[1]);
+  PropagateExactTrim(ctx, a, *s);
   ctx.CountChanges(static_cast<uint64_t>(deleted));
   ctx.reply.Integer(deleted);
 }

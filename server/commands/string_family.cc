@@ -158,6 +158,21 @@ void Set(CommandContext& ctx) {
   ctx.Notify(kNotifyString, "set", key);
   if (flags & kSetAnyExpire) ctx.Notify(kNotifyGeneric, "expire", key);
   if (!(flags & kSetGet)) ctx.reply.Ok();
+  if (ctx.Propagating()) {
+    if (flags & kSetAnyExpire) {
+      // Propagated with its absolute deadline, so that a replay sets the same one.
+      ctx.PropagateAs(
+          {"SET", std::string(key), std::string(ctx.args[2]), "PXAT", std::to_string(expire_at)});
+    } else if (flags & kSetGet) {
+      // Without its GET options (which may repeat).
+      std::vector<std::string> argv;
+      for (size_t j = 0; j < ctx.args.size(); ++j) {
+        if (j >= 3 && EqualsIgnoreCase(ctx.args[j], "get")) continue;
+        argv.emplace_back(ctx.args[j]);
+      }
+      ctx.PropagateAs(std::move(argv));
+    }
+  }
 }
 
 // INCR and friends: the value must be a strict decimal integer, the result must fit in 64 bits,
@@ -251,6 +266,10 @@ void SetExGeneric(CommandContext& ctx, bool seconds, std::string_view command) {
   ctx.Notify(kNotifyString, "set", ctx.args[1]);
   ctx.Notify(kNotifyGeneric, "expire", ctx.args[1]);
   ctx.reply.Ok();
+  if (ctx.Propagating()) {
+    ctx.PropagateAs(
+        {"SET", std::string(ctx.args[1]), std::string(ctx.args[3]), "PXAT", std::to_string(*at)});
+  }
 }
 void SetEx(CommandContext& ctx) { SetExGeneric(ctx, true, "setex"); }
 void PSetEx(CommandContext& ctx) { SetExGeneric(ctx, false, "psetex"); }
@@ -277,6 +296,7 @@ void GetSet(CommandContext& ctx) {
   ctx.KeyModified(ctx.args[1]);
   ctx.Notify(kNotifyString, "set", ctx.args[1]);
   ctx.CountChanges();
+  ctx.RewriteArg(0, "SET");
 }
 
 void GetDel(CommandContext& ctx) {
@@ -286,6 +306,7 @@ void GetDel(CommandContext& ctx) {
   ctx.KeyModified(ctx.args[1]);
   ctx.Notify(kNotifyGeneric, "del", ctx.args[1]);
   ctx.CountChanges();
+  if (ctx.Propagating()) ctx.PropagateAs({lazy ? "UNLINK" : "DEL", std::string(ctx.args[1])});
 }
 
 // GETEX key [EX s|PX ms|EXAT ts|PXAT ts|PERSIST]: options are parsed first (syntax errors even for
@@ -310,19 +331,25 @@ void GetEx(CommandContext& ctx) {
   ctx.reply.Bulk(v->str());
   Db& db = ctx.db();
   if ((flags & (kSetExAt | kSetPxAt)) && expire_at <= ctx.now_ms) {
-    db.Delete(key, ctx.now_ms, ctx.server.config.lazyfree_lazy_expire);
+    const bool lazy = ctx.server.config.lazyfree_lazy_expire;
+    db.Delete(key, ctx.now_ms, lazy);
     ctx.KeyModified(key);
     ctx.Notify(kNotifyGeneric, "del", key);
     ctx.CountChanges();
+    if (ctx.Propagating()) ctx.PropagateAs({lazy ? "UNLINK" : "DEL", std::string(key)});
   } else if (flags & kSetAnyExpire) {
     db.SetExpire(key, expire_at);
     ctx.KeyModified(key);
     ctx.Notify(kNotifyGeneric, "expire", key);
     ctx.CountChanges();
+    if (ctx.Propagating()) {
+      ctx.PropagateAs({"PEXPIREAT", std::string(key), std::to_string(expire_at)});
+    }
   } else if ((flags & kSetPersist) && db.Persist(key)) {
     ctx.KeyModified(key);
     ctx.Notify(kNotifyGeneric, "persist", key);
     ctx.CountChanges();
+    if (ctx.Propagating()) ctx.PropagateAs({"PERSIST", std::string(key)});
   }
 }
 
@@ -366,6 +393,8 @@ void IncrByFloat(CommandContext& ctx) {
   ctx.Notify(kNotifyString, "incrbyfloat", key);
   ctx.CountChanges();
   ctx.reply.Bulk(text);
+  // Propagated as the value it came to, so that a replay cannot round differently.
+  if (ctx.Propagating()) ctx.PropagateAs({"SET", std::string(key), text, "KEEPTTL"});
 }
 
 // Redis's checkStringLength: false (after replying the error) if a string of `size` + `append`

@@ -719,6 +719,18 @@ bool ParseMPop(CommandContext& ctx, size_t numkeys_idx, MPopArgs* out) {
   return true;
 }
 
+// ZMPOP, BZMPOP, BZPOPMIN and BZPOPMAX go to the AOF as ZPOPMIN/ZPOPMAX key [n], n the number
+// actually popped.
+void PropagateZPop(CommandContext& ctx, std::string_view key, const ZSet& z, bool max,
+                   int64_t count) {
+  if (!ctx.Propagating()) return;
+  std::vector<std::string> argv{max ? "ZPOPMAX" : "ZPOPMIN", std::string(key)};
+  if (count != -1) {
+    argv.push_back(std::to_string(std::min<uint64_t>(static_cast<uint64_t>(count), z.size())));
+  }
+  ctx.PropagateAs(std::move(argv));
+}
+
 void ZMPop(CommandContext& ctx) {
   MPopArgs a;
   if (!ParseMPop(ctx, 1, &a)) return;
@@ -726,6 +738,7 @@ void ZMPop(CommandContext& ctx) {
     ZSet* z = nullptr;
     if (!WriteZSet(ctx, key, &z)) return;
     if (z == nullptr) continue;
+    PropagateZPop(ctx, key, *z, a.max, a.count);
     return PopFrom(ctx, key, *z, a.max, true, a.count, true);
   }
   ctx.reply.NullArray();
@@ -746,6 +759,7 @@ void BlockingPop(CommandContext& ctx, std::span<const std::string_view> keys, bo
     ZSet* z = nullptr;
     if (!WriteZSet(ctx, key, &z)) return;
     if (z == nullptr || z->size() == 0) continue;
+    PropagateZPop(ctx, key, *z, max, count);
     return PopFrom(ctx, key, *z, max, true, count, nested);
   }
   if (!ctx.CanBlock()) return ctx.reply.NullArray();

@@ -87,7 +87,7 @@ std::optional<std::string> SaveRdbFile(const DbSet& dbs, const std::string& path
   w.Aux("redis-bits", int64_t{64});
   w.Aux("ctime", options.now_ms / 1000);
   w.Aux("used-mem", static_cast<int64_t>(options.used_memory));
-  w.Aux("aof-base", int64_t{0});
+  w.Aux("aof-base", int64_t{options.aof_base ? 1 : 0});
   WriteFunctionLibraries(w, options.function_libraries);
 
   for (size_t index = 0; index < dbs.count() && ok; ++index) {
@@ -321,7 +321,7 @@ RdbLoadResult LoadRdbBytes(DbSet& dbs, std::string_view data, const RdbLoadOptio
       continue;
     }
     Db& db = dbs.db(db_index);
-    if (expire_at != kNoExpiry && expire_at < options.now_ms) {
+    if (expire_at != kNoExpiry && expire_at < options.now_ms && !options.keep_expired) {
       ++result.keys_expired;
     } else {
       db.SetClock(options.now_ms);

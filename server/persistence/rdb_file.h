@@ -13,9 +13,10 @@ namespace kv {
 class DbSet;
 
 struct RdbSaveOptions {
-  bool compress = true;  // rdbcompression
-  bool checksum = true;  // rdbchecksum: a zero checksum when off
-  int64_t now_ms = 0;    // the ctime aux field
+  bool compress = true;   // rdbcompression
+  bool checksum = true;   // rdbchecksum: a zero checksum when off
+  bool aof_base = false;  // the aof-base aux field: an AOF's base file
+  int64_t now_ms = 0;     // the ctime aux field
   size_t used_memory = 0;
   // Under an LRU policy each key's idle time is saved, under an LFU policy its counter (Redis's
   // rdbSaveKeyValuePair).
@@ -39,6 +40,7 @@ struct RdbLoadOptions {
   bool lfu_policy = false;        // FREQ applies under an LFU policy, IDLE otherwise
   bool checksum = true;           // rdbchecksum: verify the file's CRC64
   bool allow_duplicates = false;  // DEBUG RELOAD MERGE: a key met twice replaces the first
+  bool keep_expired = false;      // an AOF's base (RDBFLAGS_AOF_PREAMBLE): expired keys load too
   // Called for Redis's notice lines while loading ("Loading RDB produced by version ...").
   std::function<void(const std::string&)> log;
   // Called with each function library's code (FUNCTION LOAD's input); false with the error stops

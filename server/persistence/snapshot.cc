@@ -11,6 +11,7 @@
 #include <cstring>
 
 #include "server/allocator.h"
+#include "server/persistence/aof.h"
 #include "server/persistence/load_limits.h"
 #include "server/scripting/scripting.h"
 #include "server/server_state.h"
@@ -139,6 +140,7 @@ void KillBackgroundSave(ServerState& s) {
 
 bool FinalSave(ServerState& s, bool save, bool nosave, bool force) {
   KillBackgroundSave(s);
+  if (s.aof) s.aof->PrepareShutdown();
   if (!((!s.config.save.empty() && !nosave) || save)) return true;
   spdlog::info("Saving the final RDB snapshot before exiting.");
   if (!SaveSnapshot(s)) return true;

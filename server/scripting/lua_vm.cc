@@ -757,9 +757,12 @@ bool LuaVm::ExecuteCommand() {
   ReplyWriter writer(&scratch_, run.client.protocol);
   run.client.last_cmd = spec;
   CommandContext ctx{args, writer, run.client, server, run.now_ms};
+  // A script propagates its effects: each write it makes, as that command propagates itself.
+  CommandPropagation propagation(server.propagation, server.dirty);
   const uint64_t start = server.command_clock.Ticks();
   spec->handler(ctx);
   const uint64_t ns = server.command_clock.Nanoseconds(server.command_clock.Ticks() - start);
+  propagation.Finish(server.dirty, run.client.db_index, args, false);
   ++server.stats.total_commands_processed;
   const bool failed = scratch_.size() > 0 && scratch_.data()[0] == '-';
   server.command_stats[spec->stats_slot].RecordCall(ns, failed, server.config.latency_tracking);

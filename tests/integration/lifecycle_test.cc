@@ -123,9 +123,9 @@ TEST(Startup, BadCommandLineDirective) {
   EXPECT_NE(status, 0);
   EXPECT_TRUE(Contains(out, "maxclients")) << out;
 
-  out = RunKvserver("--appendonly yes", &status);
+  out = RunKvserver("--cluster-enabled yes", &status);
   EXPECT_NE(status, 0);
-  EXPECT_TRUE(Contains(out, "appendonly")) << out;
+  EXPECT_TRUE(Contains(out, "cluster-enabled")) << out;
 }
 
 TEST(Startup, BadConfigFileNamesFileAndLine) {

@@ -108,7 +108,7 @@ EOF
 
 # The suite waits up to two minutes for a server it started to print " PID: <pid>", even when
 # the server has already exited. kvserver exits at once when a test asks for a feature it does
-# not have yet (appendonly yes, save points, replicaof, ...), so the scratch copy's
+# not have yet (replicaof, cluster mode, ...), so the scratch copy's
 # wait_server_started also stops waiting when the process is gone; the suite then reports the
 # start-up failure as usual, with the server's standard error. Nothing else changes.
 patch_wait_for_start() {

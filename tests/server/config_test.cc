@@ -447,7 +447,6 @@ TEST(MissingFeaturesTest, DefaultsAcceptedOtherValuesRefusedNamingTheFeature) {
     Args refused;
   };
   const Case cases[] = {
-      {"appendonly", {"no"}, {"yes"}},
       {"replicaof", {"no", "one"}, {"127.0.0.1", "6380"}},
       {"min-replicas-to-write", {"0"}, {"1"}},
       {"cluster-enabled", {"no"}, {"yes"}},
@@ -473,8 +472,8 @@ TEST(MissingFeaturesTest, DefaultsAcceptedOtherValuesRefusedNamingTheFeature) {
   size_t with_values = 0;
   for (const MissingFeature& f : MissingFeatures()) with_values += f.needs_feature != nullptr;
   EXPECT_EQ(checked, with_values);
-  EXPECT_EQ(MissingFeatureError("appendonly"),
-            "kvserver does not support AOF persistence yet: only 'appendonly no' is accepted");
+  EXPECT_EQ(MissingFeatureError("cluster-enabled"),
+            "kvserver does not support cluster mode yet: only 'cluster-enabled no' is accepted");
 }
 
 TEST(MissingFeaturesTest, TuningOfAMissingFeatureTakesAnyValidValue) {

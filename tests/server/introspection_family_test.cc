@@ -408,11 +408,11 @@ TEST_F(IntrospectionTest, CommandListFilters) {
             "*2\r\n" + Bulk("config|get") + Bulk("config|set"));
   EXPECT_EQ(h.Run({"command", "list", "filterby", "pattern", "p*ttl"}), "*1\r\n" + Bulk("pttl"));
   EXPECT_EQ(h.Run({"COMMAND", "LIST", "FILTERBY", "ACLCAT", "DANGEROUS"}),
-            "*40\r\n" + Bulk("bgsave") + Bulk("client|kill") + Bulk("client|list") +
-                Bulk("client|no-evict") + Bulk("client|pause") + Bulk("client|unblock") +
-                Bulk("client|unpause") + Bulk("config|get") + Bulk("config|set") +
-                Bulk("config|resetstat") + Bulk("config|rewrite") + Bulk("debug") +
-                Bulk("flushall") + Bulk("flushdb") + Bulk("info") + Bulk("keys") +
+            "*41\r\n" + Bulk("bgrewriteaof") + Bulk("bgsave") + Bulk("client|kill") +
+                Bulk("client|list") + Bulk("client|no-evict") + Bulk("client|pause") +
+                Bulk("client|unblock") + Bulk("client|unpause") + Bulk("config|get") +
+                Bulk("config|set") + Bulk("config|resetstat") + Bulk("config|rewrite") +
+                Bulk("debug") + Bulk("flushall") + Bulk("flushdb") + Bulk("info") + Bulk("keys") +
                 Bulk("kvfault|error") + Bulk("kvfault|delay") + Bulk("kvfault|drop") +
                 Bulk("kvfault|clear") + Bulk("lastsave") + Bulk("latency|doctor") +
                 Bulk("latency|graph") + Bulk("latency|histogram") + Bulk("latency|history") +

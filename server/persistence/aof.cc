@@ -1,0 +1,713 @@
+#include "server/persistence/aof.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <spdlog/spdlog.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "absl/strings/str_cat.h"
+#include "server/allocator.h"
+#include "server/persistence/aof_loader.h"
+#include "server/persistence/aof_rewrite.h"
+#include "server/persistence/rdb_file.h"
+#include "server/persistence/snapshot.h"
+#include "server/scripting/scripting.h"
+#include "server/server_state.h"
+
+namespace kv {
+
+namespace {
+
+std::string Errno() { return std::strerror(errno); }
+
+bool FileExists(const std::string& path) {
+  struct stat st;
+  return ::stat(path.c_str(), &st) == 0;
+}
+
+int64_t FileSize(const std::string& path) {
+  struct stat st;
+  return ::stat(path.c_str(), &st) == 0 ? static_cast<int64_t>(st.st_size) : 0;
+}
+
+// Redis's fsyncFileDir: the directory holding `path`, so that a rename survives a crash.
+void FsyncDirOf(const std::string& path) {
+  const size_t slash = path.rfind('/');
+  const std::string dir = slash == std::string::npos ? "." : path.substr(0, slash);
+  const int fd = ::open(dir.c_str(), O_RDONLY);
+  if (fd == -1) return;
+  ::fsync(fd);
+  ::close(fd);
+}
+
+bool WriteAll(int fd, std::string_view data) {
+  while (!data.empty()) {
+    const ssize_t n = ::write(fd, data.data(), data.size());
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return false;
+    }
+    data.remove_prefix(static_cast<size_t>(n));
+  }
+  return true;
+}
+
+int64_t NowSeconds() {
+  return std::chrono::duration_cast<std::chrono::seconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+}  // namespace
+
+AppendOnlyFile::AppendOnlyFile(ServerState& s) : s_(s) {
+  fsync_thread_ = std::thread([this] { FsyncLoop(); });
+}
+
+AppendOnlyFile::~AppendOnlyFile() {
+  {
+    std::lock_guard<std::mutex> lock(fsync_mu_);
+    fsync_stop_ = true;
+  }
+  fsync_cv_.notify_all();
+  fsync_thread_.join();
+  if (fd_ != -1) {
+    if (!buf_.empty()) WriteAll(fd_, buf_);
+    ::fdatasync(fd_);
+    ::close(fd_);
+  }
+}
+
+std::string AppendOnlyFile::DirPath(std::string_view name) const {
+  std::string path = s_.config.appenddirname;
+  path += '/';
+  path.append(name);
+  return path;
+}
+
+// ---- the manifest
+
+std::optional<std::string> AppendOnlyFile::LoadManifest() {
+  manifest_ = AofManifest();
+  const std::string path = DirPath(s_.config.appendfilename + ".manifest");
+  if (!FileExists(path)) return std::nullopt;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    return absl::StrCat("Fatal error: can't open the AOF manifest file ", path,
+                        " for reading: ", Errno());
+  }
+  std::stringstream text;
+  text << in.rdbuf();
+  ManifestParseError error;
+  std::optional<AofManifest> am = ParseAofManifest(text.str(), &error);
+  if (!am) {
+    spdlog::warn("\n*** FATAL AOF MANIFEST FILE ERROR ***\n");
+    if (!error.line.empty() || error.line_number != 0) {
+      spdlog::warn("Reading the manifest file, at line {}\n", error.line_number);
+      spdlog::warn(">>> '{}'\n", error.line);
+    }
+    spdlog::warn("{}\n", error.message);
+    return error.message;
+  }
+  manifest_ = std::move(*am);
+  return std::nullopt;
+}
+
+std::optional<std::string> AppendOnlyFile::PersistManifest(const AofManifest& am) {
+  const std::string name = s_.config.appendfilename + ".manifest";
+  const std::string tmp_name = "temp-" + name;
+  const std::string path = DirPath(name);
+  const std::string tmp = DirPath(tmp_name);
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_TRUNC | O_CREAT, 0644);
+  if (fd == -1) {
+    std::string e = absl::StrCat("Can't open the AOF manifest file ", tmp_name, ": ", Errno());
+    spdlog::warn("{}", e);
+    return e;
+  }
+  std::optional<std::string> err;
+  if (!WriteAll(fd, am.Format())) {
+    err = absl::StrCat("Error trying to write the temporary AOF manifest file ", tmp_name, ": ",
+                       Errno());
+  } else if (::fsync(fd) == -1) {
+    err = absl::StrCat("Fail to fsync the temp AOF file ", tmp_name, ": ", Errno(), ".");
+  } else if (::rename(tmp.c_str(), path.c_str()) != 0) {
+    err = absl::StrCat("Error trying to rename the temporary AOF manifest file ", tmp_name,
+                       " into ", name, ": ", Errno());
+  }
+  ::close(fd);
+  if (err) {
+    spdlog::warn("{}", *err);
+    return err;
+  }
+  FsyncDirOf(path);
+  return std::nullopt;
+}
+
+// ---- loading
+
+int AppendOnlyFile::LoadOne(const AofFileInfo& f) {
+  AofLoadOptions options;
+  options.truncated_ok = s_.config.aof_load_truncated;
+  return static_cast<int>(LoadAppendOnlyFile(s_, s_.config.appenddirname, f.name, options));
+}
+
+std::optional<std::string> AppendOnlyFile::LoadFiles() {
+  if (manifest_.empty()) return std::nullopt;  // AOF_NOT_EXIST: nothing to load
+  const auto start = std::chrono::steady_clock::now();
+  int64_t total = 0;
+  const size_t count = (manifest_.base ? 1 : 0) + manifest_.incr.size();
+  // getBaseAndIncrAppendOnlyFilesSize: every file must exist.
+  std::vector<const AofFileInfo*> files;
+  if (manifest_.base) files.push_back(&*manifest_.base);
+  for (const AofFileInfo& f : manifest_.incr) files.push_back(&f);
+  for (const AofFileInfo* f : files) {
+    const std::string path = DirPath(f->name);
+    if (!FileExists(path)) {
+      spdlog::warn("The append log file {} doesn't exist: {}", f->name, std::strerror(ENOENT));
+      return absl::StrCat("The append log file ", f->name, " doesn't exist");
+    }
+    total += FileSize(path);
+  }
+  if (total == 0) return std::nullopt;  // AOF_EMPTY
+  s_.loading = true;
+  s_.dbs.SuspendExpiry(true);
+  // The loaded commands are not propagated (Redis's loading turns aof_state off).
+  Propagation::Sink sink = s_.propagation.TakeSink();
+  std::optional<std::string> failure;
+  size_t n = 0;
+  for (const AofFileInfo* f : files) {
+    const bool last = ++n == count;
+    const auto t0 = std::chrono::steady_clock::now();
+    const auto r = static_cast<AofLoadStatus>(LoadOne(*f));
+    const double secs =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const bool is_base = f == files.front() && manifest_.base.has_value();
+    if (r == AofLoadStatus::kOk || (r == AofLoadStatus::kTruncated && last)) {
+      spdlog::info("DB loaded from {} file {}: {:.3f} seconds", is_base ? "base" : "incr", f->name,
+                   secs);
+    }
+    if (r == AofLoadStatus::kTruncated && !last) {
+      spdlog::warn("Fatal error: the truncated file is not the last file");
+      failure = "the truncated file " + f->name + " is not the last file";
+      break;
+    }
+    if (r == AofLoadStatus::kFailed || r == AofLoadStatus::kOpenError ||
+        (r == AofLoadStatus::kNotExist) || (r == AofLoadStatus::kEmpty && is_base && false)) {
+      failure = "could not load the append only file " + f->name + " (see the log above)";
+      break;
+    }
+  }
+  s_.dbs.SuspendExpiry(false);
+  s_.loading = false;
+  s_.propagation.SetSink(std::move(sink));
+  if (failure) return failure;
+  current_size_ = 0;
+  for (const AofFileInfo* f : files) current_size_ += FileSize(DirPath(f->name));
+  base_size_ = manifest_.base ? FileSize(DirPath(manifest_.base->name)) : 0;
+  spdlog::info("DB loaded from append only file: {:.3f} seconds",
+               std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  return std::nullopt;
+}
+
+// ---- opening
+
+std::optional<std::string> AppendOnlyFile::OpenIncr(const std::string& name, bool truncate) {
+  const std::string path = DirPath(name);
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | (truncate ? O_TRUNC : O_APPEND), 0644);
+  if (fd == -1) {
+    std::string e = absl::StrCat("Can't open the append-only file ", name, ": ", Errno());
+    spdlog::warn("{}", e);
+    return e;
+  }
+  SwapFd(fd);
+  incr_size_ = FileSize(path);
+  return std::nullopt;
+}
+
+void AppendOnlyFile::SwapFd(int fd) {
+  int old;
+  {
+    std::lock_guard<std::mutex> lock(fsync_mu_);
+    old = fd_;
+    fd_ = fd;
+  }
+  if (old != -1) {
+    ::fdatasync(old);
+    ::close(old);
+  }
+  written_ = 0;
+  synced_ = 0;
+}
+
+std::optional<std::string> AppendOnlyFile::WriteBase(const std::string& path) {
+  if (!s_.config.aof_use_rdb_preamble) {
+    return WriteAofCommandsBase(s_.dbs, path, s_.clock->NowMs() / 1000,
+                                s_.config.aof_timestamp_enabled);
+  }
+  RdbSaveOptions options;
+  options.compress = s_.config.rdbcompression;
+  options.checksum = s_.config.rdbchecksum;
+  options.now_ms = s_.clock->NowMs();
+  options.used_memory = Allocator().allocated_bytes();
+  options.aof_base = true;
+  const MaxmemoryPolicy p = s_.config.maxmemory_policy;
+  options.save_lfu = IsLfuPolicy(p);
+  options.save_lru = p == MaxmemoryPolicy::kVolatileLru || p == MaxmemoryPolicy::kAllkeysLru;
+  // The function libraries go into the base too, as into any RDB file.
+  if (s_.scripting) {
+    for (const auto& [name, lib] : s_.scripting->libraries()) {
+      options.function_libraries.push_back(lib.code);
+    }
+  }
+  return SaveRdbFile(s_.dbs, path, options);
+}
+
+std::optional<std::string> AppendOnlyFile::OpenAtStartup() {
+  if (::mkdir(s_.config.appenddirname.c_str(), 0755) == -1 && errno != EEXIST) {
+    std::string e = absl::StrCat("Can't open or create append-only dir ", s_.config.appenddirname,
+                                 ": ", Errno());
+    spdlog::warn("{}", e);
+    return e;
+  }
+  const bool had_incr = !manifest_.incr.empty();
+  if (!manifest_.base && manifest_.incr.empty()) {
+    const std::string base =
+        manifest_.NewBase(s_.config.appendfilename, s_.config.aof_use_rdb_preamble);
+    if (auto err = WriteBase(DirPath(base))) {
+      spdlog::warn("{}", *err);
+      return err;
+    }
+    spdlog::info("Creating AOF base file {} on server start", base);
+    base_size_ = FileSize(DirPath(base));
+    current_size_ = base_size_;
+  }
+  const std::string incr = manifest_.incr.empty() ? manifest_.NewIncr(s_.config.appendfilename)
+                                                  : manifest_.incr.back().name;
+  if (auto err = OpenIncr(incr, false)) return err;
+  if (auto err = PersistManifest(manifest_)) return err;
+  spdlog::info("{} AOF incr file {} on server start", had_incr ? "Opening" : "Creating", incr);
+  state_ = State::kOn;
+  selected_db_ = -1;
+  DeleteHistory();
+  return std::nullopt;
+}
+
+std::optional<std::string> AppendOnlyFile::Start() {
+  if (::mkdir(s_.config.appenddirname.c_str(), 0755) == -1 && errno != EEXIST) {
+    std::string e = absl::StrCat("Can't open or create append-only dir ", s_.config.appenddirname,
+                                 ": ", Errno());
+    spdlog::warn("{}", e);
+    return e;
+  }
+  state_ = State::kWaitRewrite;
+  if (s_.persistence.child_pid != -1 || s_.in_exec) {
+    rewrite_scheduled_ = true;
+    spdlog::warn(
+        "AOF was enabled but there is already another background operation. An AOF background "
+        "was scheduled to start when possible.");
+    return std::nullopt;
+  }
+  if (!StartRewrite()) {
+    state_ = State::kOff;
+    spdlog::warn(
+        "Redis needs to enable the AOF but can't trigger a background AOF rewrite operation. "
+        "Check the above logs for more info about the error.");
+    return std::string("can't trigger a background AOF rewrite");
+  }
+  return std::nullopt;
+}
+
+void AppendOnlyFile::Stop() {
+  if (state_ == State::kOff) return;
+  Flush();
+  int fd;
+  {
+    std::lock_guard<std::mutex> lock(fsync_mu_);
+    fd = fd_;
+    fd_ = -1;
+  }
+  if (fd != -1) {
+    if (::fdatasync(fd) == -1) spdlog::warn("Fail to fsync the AOF file: {}", Errno());
+    ::close(fd);
+  }
+  state_ = State::kOff;
+  selected_db_ = -1;
+  rewrite_scheduled_ = false;
+  KillChild();
+  buf_.clear();
+}
+
+// ---- feeding and writing
+
+void AppendOnlyFile::Feed(size_t db, std::span<const std::string_view> argv) {
+  // Commands reach the file while it is on, or (turned on by CONFIG SET) once the rewrite that
+  // makes its base runs.
+  if (state_ == State::kOff || (state_ == State::kWaitRewrite && child_pid_ == -1)) return;
+  if (s_.config.aof_timestamp_enabled) {
+    const int64_t now = s_.clock->NowMs() / 1000;
+    if (cur_timestamp_ < now) {
+      cur_timestamp_ = now;
+      absl::StrAppend(&buf_, "#TS:", now, "\r\n");
+    }
+  }
+  if (static_cast<int>(db) != selected_db_) {
+    const std::string n = std::to_string(db);
+    absl::StrAppend(&buf_, "*2\r\n$6\r\nSELECT\r\n$", n.size(), "\r\n", n, "\r\n");
+    selected_db_ = static_cast<int>(db);
+  }
+  AppendRespCommand(buf_, argv);
+}
+
+bool AppendOnlyFile::FsyncAllowed() const {
+  // no-appendfsync-on-rewrite: no fsync while a child writes a whole file.
+  return !(s_.config.no_appendfsync_on_rewrite &&
+           (child_pid_ != -1 || s_.persistence.child_pid != -1));
+}
+
+void AppendOnlyFile::Flush() {
+  policy_ = static_cast<int>(s_.config.appendfsync);
+  fsync_allowed_ = FsyncAllowed();
+  if (buf_.empty() || fd_ == -1) return;
+  if (!WriteAll(fd_, buf_)) {
+    // Redis's flushAppendOnlyFile error path: logged at most every 30 s, retried by the cron.
+    const int64_t now = NowSeconds();
+    if (now - last_write_error_log_s_ > 30) {
+      spdlog::warn("Error writing to the AOF file: {}", Errno());
+      last_write_error_log_s_ = now;
+    }
+    last_write_ok_ = false;
+    return;
+  }
+  if (!last_write_ok_) {
+    spdlog::warn("AOF write error looks solved, Redis can write again.");
+    last_write_ok_ = true;
+  }
+  const auto n = static_cast<int64_t>(buf_.size());
+  current_size_ += n;
+  incr_size_ += n;
+  written_ += static_cast<uint64_t>(n);
+  buf_.clear();
+  if (s_.config.appendfsync == 1 && FsyncAllowed()) {
+    if (::fdatasync(fd_) == -1) {
+      spdlog::warn(
+          "Can't persist AOF for fsync error when the AOF fsync policy is 'always': {}. "
+          "Exiting...",
+          Errno());
+      ::_exit(1);
+    }
+    synced_.store(written_.load());
+    last_fsync_s_ = NowSeconds();
+  } else if (s_.config.appendfsync == 2) {
+    fsync_cv_.notify_one();
+  }
+}
+
+void AppendOnlyFile::FsyncLoop() {
+  std::unique_lock<std::mutex> lock(fsync_mu_);
+  while (!fsync_stop_) {
+    fsync_cv_.wait_for(lock, std::chrono::seconds(1));
+    if (fsync_stop_) break;
+    // Once a second at most, what was written since the last fsync.
+    const int64_t now = NowSeconds();
+    const uint64_t written = written_.load();
+    if (fd_ == -1 || written == synced_.load() || now <= last_fsync_s_.load() ||
+        policy_.load() != 2 || !fsync_allowed_.load()) {
+      continue;
+    }
+    ++pending_bio_fsync_;
+    ::fdatasync(fd_);
+    --pending_bio_fsync_;
+    synced_.store(written);
+    last_fsync_s_ = now;
+  }
+}
+
+// ---- rewriting
+
+bool AppendOnlyFile::StartRewrite() {
+  if (child_pid_ != -1 || s_.persistence.child_pid != -1) return false;
+  if (::mkdir(s_.config.appenddirname.c_str(), 0755) == -1 && errno != EEXIST) {
+    spdlog::warn("Can't open or create append-only dir {}: {}", s_.config.appenddirname, Errno());
+    last_rewrite_ok_ = false;
+    return false;
+  }
+  // The new incremental file starts with a SELECT.
+  selected_db_ = -1;
+  Flush();
+  // openNewIncrAofForAppend: commands from now on go to a new incremental file (a temporary one
+  // while the AOF is being turned on), listed in the manifest at once.
+  if (state_ == State::kOff) {
+    // BGREWRITEAOF with appendonly off: only a base is written.
+  } else if (state_ == State::kWaitRewrite) {
+    if (OpenIncr("temp-" + s_.config.appendfilename + ".incr", true)) {
+      last_rewrite_ok_ = false;
+      return false;
+    }
+    spdlog::info("Creating AOF incr file temp-{}.incr on background rewrite",
+                 s_.config.appendfilename);
+  } else {
+    AofManifest am = manifest_;
+    const std::string name = am.NewIncr(s_.config.appendfilename);
+    const std::string path = DirPath(name);
+    const int fd = ::open(path.c_str(), O_WRONLY | O_TRUNC | O_CREAT, 0644);
+    if (fd == -1) {
+      spdlog::warn("Can't open the append-only file {}: {}", name, Errno());
+      last_rewrite_ok_ = false;
+      return false;
+    }
+    if (PersistManifest(am)) {
+      ::close(fd);
+      last_rewrite_ok_ = false;
+      return false;
+    }
+    spdlog::info("Creating AOF incr file {} on background rewrite", name);
+    SwapFd(fd);
+    incr_size_ = 0;
+    manifest_ = std::move(am);
+  }
+  ++rewrites_;
+  // The base's form is decided at the fork, as its name is.
+  preamble_ = s_.config.aof_use_rdb_preamble;
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    // The child: the data as it was at the fork, written as the new base.
+    const std::string tmp = "temp-rewriteaof-bg-" + std::to_string(::getpid()) + ".aof";
+    std::optional<std::string> err = WriteBase(tmp);
+    if (err) std::fprintf(stderr, "AOF rewrite failed: %s\n", err->c_str());
+    ::_exit(err ? 1 : 0);
+  }
+  if (pid < 0) {
+    last_rewrite_ok_ = false;
+    spdlog::warn("Can't rewrite append only file in background: fork: {}", Errno());
+    return false;
+  }
+  spdlog::info("Background append only file rewriting started by pid {}", pid);
+  child_pid_ = pid;
+  rewrite_scheduled_ = false;
+  rewrite_start_s_ = s_.clock->NowMs() / 1000;
+  return true;
+}
+
+AppendOnlyFile::RewriteStart AppendOnlyFile::RequestRewrite() {
+  if (child_pid_ != -1) return RewriteStart::kInProgress;
+  if (s_.persistence.child_pid != -1 || s_.in_exec) {
+    rewrite_scheduled_ = true;
+    consecutive_failures_ = 0;
+    return RewriteStart::kScheduled;
+  }
+  // With appendonly off, BGREWRITEAOF still writes a base (as Redis).
+  return StartRewrite() ? RewriteStart::kStarted : RewriteStart::kFailed;
+}
+
+void AppendOnlyFile::RewriteDone(bool ok, int signal) {
+  const std::string tmp = "temp-rewriteaof-bg-" + std::to_string(child_pid_) + ".aof";
+  const int64_t now_s = s_.clock->NowMs() / 1000;
+  last_rewrite_time_s_ = now_s - rewrite_start_s_;
+  child_pid_ = -1;
+  if (!ok) {
+    ::unlink(tmp.c_str());
+    last_rewrite_ok_ = false;
+    ++consecutive_failures_;
+    if (signal != 0) {
+      spdlog::warn("Background AOF rewrite terminated by signal {}", signal);
+    } else {
+      spdlog::warn("Background AOF rewrite terminated with error");
+    }
+    if (state_ == State::kWaitRewrite) rewrite_scheduled_ = true;
+    return;
+  }
+  spdlog::info("Background AOF rewrite terminated with success");
+  AofManifest am = manifest_;
+  const std::string base = am.NewBase(s_.config.appendfilename, preamble_);
+  const std::string base_path = DirPath(base);
+  if (::rename(tmp.c_str(), base_path.c_str()) == -1) {
+    spdlog::warn("Error trying to rename the temporary AOF file {} into {}: {}", tmp, base,
+                 Errno());
+    ::unlink(tmp.c_str());
+    last_rewrite_ok_ = false;
+    ++consecutive_failures_;
+    return;
+  }
+  spdlog::info("Successfully renamed the temporary AOF base file {} into {}", tmp, base);
+  if (state_ == State::kWaitRewrite) {
+    const std::string temp_incr = "temp-" + s_.config.appendfilename + ".incr";
+    const std::string incr = am.NewIncr(s_.config.appendfilename);
+    if (::rename(DirPath(temp_incr).c_str(), DirPath(incr).c_str()) == -1) {
+      spdlog::warn("Error trying to rename the temporary AOF incr file {} into {}: {}", temp_incr,
+                   incr, Errno());
+      ::unlink(base_path.c_str());
+      last_rewrite_ok_ = false;
+      ++consecutive_failures_;
+      return;
+    }
+    spdlog::info("Successfully renamed the temporary AOF incr file {} into {}", temp_incr, incr);
+  }
+  // Every incremental file but the one being appended to is covered by the new base.
+  am.MarkRewrittenIncrAsHistory(fd_ != -1);
+  if (PersistManifest(am)) {
+    ::unlink(base_path.c_str());
+    last_rewrite_ok_ = false;
+    ++consecutive_failures_;
+    return;
+  }
+  manifest_ = std::move(am);
+  if (state_ == State::kWaitRewrite) state_ = State::kOn;
+  base_size_ = FileSize(base_path);
+  current_size_ = base_size_ + incr_size_;
+  last_rewrite_ok_ = true;
+  consecutive_failures_ = 0;
+  DeleteHistory();
+  spdlog::info("Background AOF rewrite finished successfully");
+}
+
+void AppendOnlyFile::DeleteHistory() {
+  if (s_.config.aof_disable_auto_gc || manifest_.history.empty()) return;
+  for (const AofFileInfo& f : manifest_.history) {
+    spdlog::info("Removing the history file {} in the background", f.name);
+    ::unlink(DirPath(f.name).c_str());
+  }
+  manifest_.history.clear();
+  PersistManifest(manifest_);
+}
+
+void AppendOnlyFile::KillChild() {
+  if (child_pid_ == -1) return;
+  spdlog::info("Killing running AOF rewrite child: {}", child_pid_);
+  ::kill(child_pid_, SIGUSR1);
+  int status;
+  ::waitpid(child_pid_, &status, 0);
+  ::unlink(("temp-rewriteaof-bg-" + std::to_string(child_pid_) + ".aof").c_str());
+  child_pid_ = -1;
+}
+
+void AppendOnlyFile::DebugLoad() {
+  if (state_ != State::kOff) Flush();
+  s_.dbs.FlushAll();
+  std::optional<std::string> err = LoadManifest();
+  if (!err) {
+    DeleteHistory();
+    err = LoadFiles();
+  }
+  if (err) {
+    spdlog::warn("{}", *err);
+    ::exit(1);
+  }
+  s_.dirty = 0;
+  spdlog::warn("Append Only File loaded by DEBUG LOADAOF");
+}
+
+void AppendOnlyFile::PrepareShutdown() {
+  if (child_pid_ != -1) {
+    spdlog::warn("There is a child rewriting the AOF. Killing it!");
+    KillChild();
+  }
+  if (state_ == State::kOff || fd_ == -1) return;
+  Flush();
+  spdlog::info("Calling fsync() on the AOF file.");
+  ::fdatasync(fd_);
+}
+
+void AppendOnlyFile::Cron() {
+  if (child_pid_ != -1) {
+    int status = 0;
+    const pid_t done = ::waitpid(child_pid_, &status, WNOHANG);
+    if (done == child_pid_) {
+      if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+        RewriteDone(true, 0);
+      } else if (WIFSIGNALED(status)) {
+        // SIGUSR1 is how the server itself ends a child: not an error.
+        RewriteDone(false, WTERMSIG(status) == SIGUSR1 ? 0 : WTERMSIG(status));
+      } else {
+        RewriteDone(false, 0);
+      }
+    }
+  }
+  // A write that failed is retried here; everysec's fsync follows the writes.
+  if (state_ != State::kOff && !buf_.empty()) Flush();
+  if (child_pid_ != -1 || s_.persistence.child_pid != -1) return;
+  if (rewrite_scheduled_ && state_ != State::kOff) {
+    StartRewrite();
+    return;
+  }
+  // auto-aof-rewrite-percentage / -min-size.
+  const Config& c = s_.config;
+  if (state_ == State::kOn && c.auto_aof_rewrite_percentage != 0 &&
+      current_size_ > c.auto_aof_rewrite_min_size) {
+    const int64_t base = base_size_ != 0 ? base_size_ : 1;
+    const int64_t growth = current_size_ * 100 / base - 100;
+    if (growth >= c.auto_aof_rewrite_percentage) {
+      spdlog::info("Starting automatic rewriting of AOF on {}% growth", growth);
+      StartRewrite();
+    }
+  }
+}
+
+void AppendOnlyFile::AppendInfo(std::string& out) const {
+  absl::StrAppend(
+      &out, "aof_enabled:", state_ != State::kOff ? 1 : 0, "\r\n",
+      "aof_rewrite_in_progress:", child_pid_ != -1 ? 1 : 0, "\r\n",
+      "aof_rewrite_scheduled:", rewrite_scheduled_ ? 1 : 0, "\r\n",
+      "aof_last_rewrite_time_sec:", last_rewrite_time_s_, "\r\n", "aof_current_rewrite_time_sec:",
+      child_pid_ != -1 ? s_.clock->NowMs() / 1000 - rewrite_start_s_ : -1, "\r\n",
+      "aof_last_bgrewrite_status:", last_rewrite_ok_ ? "ok" : "err", "\r\n",
+      "aof_rewrites:", rewrites_, "\r\n",
+      "aof_rewrites_consecutive_failures:", consecutive_failures_, "\r\n",
+      "aof_last_write_status:", last_write_ok_ ? "ok" : "err", "\r\n",
+      "aof_last_cow_size:0\r\nmodule_fork_in_progress:0\r\nmodule_fork_last_cow_size:0\r\n");
+  if (s_.config.appendonly) {
+    absl::StrAppend(&out, "aof_current_size:", current_size_, "\r\n", "aof_base_size:", base_size_,
+                    "\r\n", "aof_pending_rewrite:", rewrite_scheduled_ ? 1 : 0, "\r\n",
+                    "aof_buffer_length:", buf_.size(), "\r\n",
+                    "aof_pending_bio_fsync:", pending_bio_fsync_.load(), "\r\n",
+                    "aof_delayed_fsync:0\r\n");
+  }
+}
+
+}  // namespace kv
+
+namespace kv {
+
+namespace {
+
+void ConnectPropagation(ServerState& s) {
+  if (s.aof && s.aof->on()) {
+    s.propagation.SetSink(
+        [&s](size_t db, std::span<const std::string_view> argv) { s.aof->Feed(db, argv); });
+  } else {
+    s.propagation.SetSink(nullptr);
+  }
+}
+
+}  // namespace
+
+std::optional<std::string> LoadDataAtStartup(ServerState& s) {
+  s.aof = std::make_shared<AppendOnlyFile>(s);
+  if (auto err = s.aof->LoadManifest()) return "Fatal error loading the AOF manifest: " + *err;
+  if (!s.config.appendonly) return LoadSnapshotAtStartup(s);
+  if (auto err = s.aof->LoadFiles()) return "Fatal error loading the append only file: " + *err;
+  if (auto err = s.aof->OpenAtStartup()) return "Fatal error opening the AOF: " + *err;
+  ConnectPropagation(s);
+  return std::nullopt;
+}
+
+std::optional<std::string> ApplyAppendonly(ServerState& s) {
+  if (!s.aof) s.aof = std::make_shared<AppendOnlyFile>(s);
+  if (!s.config.appendonly && s.aof->on()) {
+    s.aof->Stop();
+  } else if (s.config.appendonly && !s.aof->on()) {
+    if (s.aof->Start()) return std::string("Unable to turn on AOF. Check server logs.");
+  }
+  ConnectPropagation(s);
+  return std::nullopt;
+}
+
+}  // namespace kv

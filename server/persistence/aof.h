@@ -1,0 +1,135 @@
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <mutex>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <thread>
+
+#include "server/persistence/aof_manifest.h"
+
+namespace kv {
+
+struct ServerState;
+
+// Redis 7.0's append-only file (aof.c): a directory (appenddirname) holding a manifest, a base
+// file (RDB with aof-use-rdb-preamble, else commands) and incremental files that every write
+// command is appended to in RESP (fed by the propagation, server/persistence/propagation.h).
+// BGREWRITEAOF forks a child that writes a new base of the data while the parent appends to a
+// new incremental file; the old files then become history and are deleted.
+//
+// Writes are buffered per event-loop batch and written before any reply goes out (Flush), so an
+// acknowledged write is at least in the kernel: with appendfsync always it is also fsynced
+// first (one fsync per batch), with everysec a thread fsyncs once a second, with no the kernel
+// decides. Paths are relative to the working directory (dir).
+class AppendOnlyFile {
+ public:
+  explicit AppendOnlyFile(ServerState& s);
+  ~AppendOnlyFile();
+  AppendOnlyFile(const AppendOnlyFile&) = delete;
+  AppendOnlyFile& operator=(const AppendOnlyFile&) = delete;
+
+  // Redis's aofLoadManifestFromDisk: reads the manifest if the directory has one. An error is
+  // the reason to refuse to start.
+  std::optional<std::string> LoadManifest();
+  // loadAppendOnlyFiles: the base and incremental files into the (empty) databases.
+  std::optional<std::string> LoadFiles();
+  // aofOpenIfNeededOnServerStart + aofDelHistoryFiles: creates the directory, a base of the
+  // data when there is no file at all, opens the last incremental file for appending.
+  std::optional<std::string> OpenAtStartup();
+  // CONFIG SET appendonly yes (startAppendOnly): a rewrite makes the base of the data; commands
+  // meanwhile go to a temporary incremental file, which becomes the manifest's once it is done.
+  std::optional<std::string> Start();
+  // CONFIG SET appendonly no (stopAppendOnly): flushed, fsynced and closed.
+  void Stop();
+
+  // feedAppendOnlyFile: `argv` in RESP after a SELECT when `db` is not the file's current one
+  // (and a "#TS:" annotation with aof-timestamp-enabled).
+  void Feed(size_t db, std::span<const std::string_view> argv);
+  bool has_pending() const { return !buf_.empty(); }
+  // flushAppendOnlyFile: writes what was fed; with appendfsync always (and no rewrite holding
+  // fsyncs off), fsyncs it too.
+  void Flush();
+
+  // serverCron's part: reaps the rewrite child and finishes its work, starts a scheduled or
+  // automatic (auto-aof-rewrite-percentage) rewrite.
+  void Cron();
+  // BGREWRITEAOF (rewriteAppendOnlyFileBackground); the reply's status or error text.
+  enum class RewriteStart { kStarted, kScheduled, kInProgress, kFailed };
+  RewriteStart RequestRewrite();
+  bool rewrite_in_progress() const { return child_pid_ != -1; }
+  // Kills a rewrite child (shutdown, appendonly no).
+  void KillChild();
+  // DEBUG LOADAOF: the data emptied and loaded again from the directory (the server exits when
+  // that fails, as Redis).
+  void DebugLoad();
+  // Redis's prepareForShutdown: the rewrite child killed, the buffer written and fsynced.
+  void PrepareShutdown();
+
+  // INFO persistence's aof_* fields (from aof_enabled to aof_last_cow_size), and the AOF ones of
+  // the "aof_*" section when on.
+  void AppendInfo(std::string& out) const;
+  bool on() const { return state_ != State::kOff; }
+
+ private:
+  enum class State { kOff, kOn, kWaitRewrite };
+  std::string DirPath(std::string_view name) const;
+  std::optional<std::string> PersistManifest(const AofManifest& am);
+  std::optional<std::string> OpenIncr(const std::string& name, bool truncate);
+  // Writes a base of the data in the foreground (rewriteAppendOnlyFile).
+  std::optional<std::string> WriteBase(const std::string& path);
+  bool StartRewrite();
+  void RewriteDone(bool ok, int signal);
+  void DeleteHistory();
+  void FsyncLoop();
+  void SwapFd(int fd);
+  bool FsyncAllowed() const;
+  int LoadOne(const AofFileInfo& f);
+
+  ServerState& s_;
+  State state_ = State::kOff;
+  AofManifest manifest_;
+  std::string buf_;
+  int fd_ = -1;
+  int selected_db_ = -1;
+  int64_t cur_timestamp_ = 0;
+  // Sizes for auto rewrite and INFO: the whole AOF (base + incr) and the base at the last rewrite.
+  int64_t current_size_ = 0;
+  int64_t base_size_ = 0;
+  int64_t incr_size_ = 0;
+  bool last_write_ok_ = true;
+  int64_t last_write_error_log_s_ = 0;
+  // The rewrite child.
+  int child_pid_ = -1;
+  int64_t rewrite_start_s_ = 0;
+  bool rewrite_scheduled_ = false;
+  bool preamble_ = true;  // the running rewrite's base is an RDB file
+  bool last_rewrite_ok_ = true;
+  int64_t last_rewrite_time_s_ = -1;
+  uint64_t rewrites_ = 0;
+  uint64_t consecutive_failures_ = 0;
+  // everysec: the thread that fsyncs what was written, once a second.
+  std::mutex fsync_mu_;
+  std::condition_variable fsync_cv_;
+  std::thread fsync_thread_;
+  bool fsync_stop_ = false;
+  std::atomic<uint64_t> written_{0};
+  std::atomic<uint64_t> synced_{0};
+  std::atomic<int64_t> last_fsync_s_{0};
+  std::atomic<int> pending_bio_fsync_{0};
+  // What the fsync thread may read of the configuration, copied by the loop's thread.
+  std::atomic<int> policy_{2};
+  std::atomic<bool> fsync_allowed_{true};
+};
+
+// Redis's start-up order (main): the AOF manifest, the data (the AOF with appendonly yes, else
+// dump.rdb), then the AOF opened for appending. The error is why the server must not start.
+std::optional<std::string> LoadDataAtStartup(ServerState& s);
+// CONFIG SET appendonly (updateAppendonly): starts or stops the AOF; Redis's error text.
+std::optional<std::string> ApplyAppendonly(ServerState& s);
+
+}  // namespace kv

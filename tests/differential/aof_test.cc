@@ -1,0 +1,307 @@
+// The append-only directory between kvserver and a real redis-server 7.0.15 (both started with
+// --appendonly yes --dir <tmp>): a directory Redis wrote (an RDB base from BGREWRITEAOF plus an
+// incremental file of commands in several databases) loads into kvserver with the same data, and
+// the reverse; and the same commands leave the same incremental file on both, which is what
+// shows that kvserver propagates commands as Redis does (absolute deadlines, SREM for SPOP, SET
+// for INCRBYFLOAT, LPOP for BLPOP, MULTI/EXEC around transactions and scripts, ...).
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "tests/differential/persistence_histories.h"
+#include "tests/support/server_process.h"
+
+namespace kv::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+bool WaitForInfo(RawConnection& c, const std::string& needle) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (std::chrono::steady_clock::now() < deadline) {
+    if (c.Call({"info", "persistence"}).find(needle) != std::string::npos) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return false;
+}
+
+// Every history in its own key over databases 0 to 2, BGREWRITEAOF (an RDB base holds them),
+// then commands that go to the incremental file.
+void Populate(RawConnection& c) {
+  const std::vector<History> histories = Histories();
+  for (size_t i = 0; i < histories.size(); ++i) {
+    c.Call({"select", std::to_string(i % 3)});
+    for (const Args& cmd : histories[i].setup) c.Call(cmd);
+    c.Call({"rename", "k", "key:" + std::to_string(i)});
+  }
+  c.Call({"select", "0"});
+  ASSERT_EQ(c.Call({"bgrewriteaof"}), "+Background append only file rewriting started\r\n");
+  ASSERT_TRUE(WaitForInfo(c, "aof_rewrite_in_progress:0\r\n"));
+  ASSERT_TRUE(WaitForInfo(c, "aof_last_bgrewrite_status:ok\r\n"));
+  c.Call({"set", "incr:str", "v", "px", "100000000"});
+  c.Call({"rpush", "incr:list", "a", "b", "c"});
+  c.Call({"incrbyfloat", "incr:float", "2.5"});
+  c.Call({"expire", "key:0", "100000"});
+  c.Call({"multi"});
+  c.Call({"hset", "incr:hash", "f", "1"});
+  c.Call({"zadd", "incr:zset", "1", "m"});
+  c.Call({"exec"});
+  c.Call({"select", "4"});
+  c.Call({"sadd", "incr:set", "x", "y"});
+  c.Call({"select", "0"});
+}
+
+// redis-server accepts connections before it has loaded its files (replying -LOADING until
+// then): waits for it.
+void WaitLoaded(RawConnection& c) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (c.Call({"ping"}) != "+PONG\r\n" && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+}
+
+std::vector<std::string> SortedKeys(RawConnection& c) {
+  std::vector<std::string> keys;
+  if (auto r = ParseReply(c.Call({"keys", "*"}))) {
+    for (const RespReply& e : r->elements) keys.push_back(e.str);
+  }
+  std::sort(keys.begin(), keys.end());
+  return keys;
+}
+
+void ExpectSameDataset(RawConnection& kv, RawConnection& redis) {
+  size_t compared = 0;
+  for (int db = 0; db < 5; ++db) {
+    SCOPED_TRACE("db " + std::to_string(db));
+    kv.Call({"select", std::to_string(db)});
+    redis.Call({"select", std::to_string(db)});
+    const std::vector<std::string> keys = SortedKeys(redis);
+    ASSERT_EQ(SortedKeys(kv), keys);
+    for (const std::string& key : keys) {
+      SCOPED_TRACE(key);
+      EXPECT_EQ(Contents(kv, key), Contents(redis, key));
+      EXPECT_EQ(kv.Call({"pexpiretime", key}), redis.Call({"pexpiretime", key}));
+      ++compared;
+    }
+  }
+  kv.Call({"select", "0"});
+  redis.Call({"select", "0"});
+  EXPECT_GT(compared, 10u);
+  EXPECT_EQ(kv.Call({"debug", "digest"}), redis.Call({"debug", "digest"}));
+}
+
+// A copy of `from`'s appendonlydir in a new temporary directory.
+std::string CopyAofDir(const std::string& from) {
+  const std::string to = MakeTempDir();
+  fs::copy(from + "/appendonlydir", to + "/appendonlydir", fs::copy_options::recursive);
+  return to;
+}
+
+const std::vector<std::string> kAofArgs = {"--appendonly", "yes", "--enable-debug-command", "yes"};
+
+std::vector<std::string> WithDir(const std::string& dir) {
+  std::vector<std::string> args = kAofArgs;
+  args.insert(args.end(), {"--dir", dir});
+  return args;
+}
+
+TEST(AofFilesTest, RedisDirectoryLoadsIntoKvserver) {
+  const std::string dir = MakeTempDir();
+  {
+    auto redis_server = ServerProcess::StartRedis(WithDir(dir));
+    ASSERT_NE(redis_server, nullptr);
+    auto redis = RawConnection::Connect(redis_server->port());
+    Populate(*redis);
+  }  // stopped: the files stay as Redis left them
+  const std::string manifest = ReadFile(dir + "/appendonlydir/appendonly.aof.manifest");
+  ASSERT_NE(manifest.find("type b"), std::string::npos) << manifest;
+  ASSERT_NE(manifest.find("type i"), std::string::npos) << manifest;
+  auto kv_server = ServerProcess::StartKvserver(WithDir(CopyAofDir(dir)));
+  auto redis_server = ServerProcess::StartRedis(WithDir(CopyAofDir(dir)));
+  ASSERT_NE(kv_server, nullptr);
+  ASSERT_NE(redis_server, nullptr);
+  auto kv = RawConnection::Connect(kv_server->port());
+  auto redis = RawConnection::Connect(redis_server->port());
+  WaitLoaded(*redis);
+  ExpectSameDataset(*kv, *redis);
+  const std::string log = kv_server->ReadLog();
+  EXPECT_NE(log.find("Reading RDB base file on AOF loading..."), std::string::npos) << log;
+  EXPECT_NE(log.find("DB loaded from append only file"), std::string::npos) << log;
+}
+
+// kvserver's directory, its base written as commands (aof-use-rdb-preamble no), into Redis.
+TEST(AofFilesTest, KvserverCommandsBaseLoadsIntoRedis) {
+  const std::string dir = MakeTempDir();
+  std::vector<std::string> args = WithDir(dir);
+  args.insert(args.end(), {"--aof-use-rdb-preamble", "no"});
+  {
+    auto kv_server = ServerProcess::StartKvserver(args);
+    ASSERT_NE(kv_server, nullptr);
+    auto kv = RawConnection::Connect(kv_server->port());
+    Populate(*kv);
+    kv_server->Stop(9);
+  }
+  const std::string base = ReadFile(dir + "/appendonlydir/appendonly.aof.2.base.aof");
+  ASSERT_EQ(base.substr(0, 21), "*2\r\n$6\r\nSELECT\r\n$1\r\n0") << base.substr(0, 200);
+  auto kv_server = ServerProcess::StartKvserver(WithDir(CopyAofDir(dir)));
+  auto redis_server = ServerProcess::StartRedis(WithDir(CopyAofDir(dir)));
+  ASSERT_NE(kv_server, nullptr);
+  ASSERT_NE(redis_server, nullptr);
+  auto kv = RawConnection::Connect(kv_server->port());
+  auto redis = RawConnection::Connect(redis_server->port());
+  WaitLoaded(*redis);
+  ExpectSameDataset(*kv, *redis);
+  const std::string log = ReadFile(redis_server->log_path());
+  EXPECT_NE(log.find("DB loaded from base file appendonly.aof.2.base.aof"), std::string::npos)
+      << log;
+}
+
+TEST(AofFilesTest, KvserverDirectoryLoadsIntoRedis) {
+  const std::string dir = MakeTempDir();
+  {
+    auto kv_server = ServerProcess::StartKvserver(WithDir(dir));
+    ASSERT_NE(kv_server, nullptr);
+    auto kv = RawConnection::Connect(kv_server->port());
+    Populate(*kv);
+    kv_server->Stop(9);
+  }
+  auto kv_server = ServerProcess::StartKvserver(WithDir(CopyAofDir(dir)));
+  auto redis_server = ServerProcess::StartRedis(WithDir(CopyAofDir(dir)));
+  ASSERT_NE(kv_server, nullptr);
+  ASSERT_NE(redis_server, nullptr);
+  auto kv = RawConnection::Connect(kv_server->port());
+  auto redis = RawConnection::Connect(redis_server->port());
+  WaitLoaded(*redis);
+  ExpectSameDataset(*kv, *redis);
+  const std::string log = ReadFile(redis_server->log_path());
+  EXPECT_NE(log.find("DB loaded from incr file appendonly.aof.2.incr.aof"), std::string::npos)
+      << log;
+}
+
+// The incremental file after `commands` on a fresh server, with the times that differ between
+// two runs (absolute deadlines and stream ids made from the clock) replaced by "<ms>".
+std::string IncrFileAfter(bool redis, const std::vector<Args>& commands) {
+  const std::string dir = MakeTempDir();
+  auto server =
+      redis ? ServerProcess::StartRedis(WithDir(dir)) : ServerProcess::StartKvserver(WithDir(dir));
+  if (!server) return "did not start";
+  {
+    auto c = RawConnection::Connect(server->port());
+    for (const Args& cmd : commands) c->Call(cmd);
+    // A client blocked on a key, served by a later push.
+    auto blocked = RawConnection::Connect(server->port());
+    blocked->Send(EncodeCommand({"blmove", "src", "dst", "RIGHT", "left", "0"}));
+    c->Call({"ping"});
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    c->Call({"rpush", "src", "x"});
+    blocked->ReadReply();
+    auto blocked2 = RawConnection::Connect(server->port());
+    blocked2->Send(EncodeCommand({"bzmpop", "0", "1", "zsrc", "max", "count", "5"}));
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    c->Call({"zadd", "zsrc", "1", "a", "2", "b"});
+    blocked2->ReadReply();
+    c->Call({"ping"});
+  }
+  server->Stop();
+  const std::string text = ReadFile(dir + "/appendonlydir/appendonly.aof.1.incr.aof");
+  static const std::regex kTime(
+      "\\$1[3-4]\\r\\n1[0-9]{12}\\r\\n|\\$1[5-9]\\r\\n1[0-9]{12}-[0-9]+\\r\\n");
+  return std::regex_replace(text, kTime, "<ms>\r\n");
+}
+
+TEST(AofFilesTest, PropagatedCommandsMatchRedis) {
+  const std::vector<Args> commands = {
+      {"set", "a", "1"},
+      {"set", "b", "2", "ex", "100"},
+      {"set", "c", "3", "px", "100000", "get"},
+      {"set", "d", "4", "get", "GET"},
+      {"set", "e", "5", "keepttl"},
+      {"setex", "f", "100", "v"},
+      {"psetex", "g", "100000", "v"},
+      {"getset", "a", "5"},
+      {"getex", "a", "ex", "100"},
+      {"getex", "a", "persist"},
+      {"getex", "b", "pxat", "1"},
+      {"getdel", "c"},
+      {"getdel", "missing"},
+      {"incrbyfloat", "fl", "1.5"},
+      {"incrbyfloat", "fl", "0.25"},
+      {"hset", "h", "f", "1"},
+      {"hincrbyfloat", "h", "f", "2.5"},
+      {"expire", "d", "100"},
+      {"pexpire", "d", "100000", "xx"},
+      {"expireat", "d", "4102444800"},
+      {"pexpireat", "d", "4102444800000", "gt"},
+      {"expire", "d", "100", "nx"},
+      {"expire", "missing", "100"},
+      {"expire", "f", "-1"},
+      {"persist", "g"},
+      {"sadd", "s", "only"},
+      {"spop", "s"},
+      {"sadd", "s2", "a", "b", "c"},
+      {"spop", "s2", "10"},
+      {"rpush", "l", "1", "2", "3", "4", "5"},
+      {"blpop", "l", "0"},
+      {"brpop", "nothing", "l", "0"},
+      {"lmpop", "1", "l", "left", "count", "10"},
+      {"rpush", "l2", "1", "2", "3"},
+      {"blmpop", "0", "1", "l2", "right", "count", "2"},
+      {"blmove", "l2", "l3", "left", "RIGHT", "0"},
+      {"rpush", "l4", "a", "b"},
+      {"brpoplpush", "l4", "l5", "0"},
+      {"zadd", "z", "1", "a", "2", "b", "3", "c", "4", "d"},
+      {"bzpopmin", "z", "0"},
+      {"bzpopmax", "z", "0"},
+      {"zmpop", "1", "z", "min", "count", "5"},
+      {"geoadd", "geo", "13.361389", "38.115556", "Palermo"},
+      {"xadd", "st", "*", "f", "v"},
+      {"xadd", "st", "maxlen", "~", "1", "*", "f", "v"},
+      {"xtrim", "st", "maxlen", "0"},
+      {"select", "2"},
+      {"set", "x", "1"},
+      {"multi"},
+      {"incr", "x"},
+      {"incr", "x"},
+      {"exec"},
+      {"multi"},
+      {"incr", "x"},
+      {"exec"},
+      {"multi"},
+      {"get", "x"},
+      {"exec"},
+      {"eval", "redis.call('set', 'y', '1') redis.call('incr', 'y')", "0"},
+      {"eval", "return redis.call('get', 'y')", "0"},
+      {"set", "short", "v", "px", "1"},
+      {"debug", "sleep", "0.01"},
+      {"set", "short", "again"},
+      {"del", "nothing"},
+      {"flushdb"},
+      {"select", "0"},
+      {"restore", "r", "100000", ReadFile("/dev/null")},  // a bad payload: not propagated
+      {"rename", "a", "a2"},
+      {"flushall"},
+      {"flushall"},
+  };
+  const std::string kv = IncrFileAfter(false, commands);
+  const std::string redis = IncrFileAfter(true, commands);
+  EXPECT_GT(redis.size(), 1000u);
+  EXPECT_EQ(kv, redis);
+}
+
+}  // namespace
+}  // namespace kv::test
