@@ -56,6 +56,10 @@ void FlushAll(CommandContext& ctx) {
   ctx.CountChanges(ctx.server.dbs.TotalKeys());
   ctx.server.SignalFlushedDb(-1);
   ctx.server.dbs.FlushAll(async);
+  // Redis's flushAllDataAndResetRDB: a BGSAVE child's snapshot is stale now, and with save points
+  // the empty dataset is saved at once (which also resets the changes counted since the last save).
+  KillBackgroundSave(ctx.server);
+  if (!ctx.server.config.save.empty()) SaveSnapshot(ctx.server);
   ctx.reply.Ok();
 }
 
