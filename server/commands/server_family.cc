@@ -291,6 +291,8 @@ void ConfigResetStat(CommandContext& ctx) {
   ctx.server.stats = ServerStats{};
   for (CommandStats& stats : ctx.server.command_stats) stats = CommandStats{};
   ctx.server.error_stats.Reset();
+  ctx.server.persistence.rdb_saves = 0;
+  ctx.server.dbs.freer().ResetFreedObjects();
   ctx.reply.Ok();
 }
 
