@@ -395,6 +395,7 @@ void Server::WarnCrossProtocol() {
 
 void Server::Forget(Connection* conn) {
   std::erase(held_, conn);
+  state_.paused_clients = held_.size();
   if (conn->state().blocked) {
     state_.blocking.Remove(conn->state().id);
     ArmBlockTimer();
@@ -406,7 +407,11 @@ void Server::Forget(Connection* conn) {
   state_.connected_clients = connections_.size();
 }
 
-void Server::Hold(Connection* conn) { held_.push_back(conn); }
+void Server::Hold(Connection* conn) {
+  held_.push_back(conn);
+  conn->mutable_state().paused = true;
+  state_.paused_clients = held_.size();
+}
 
 void Server::ScheduleFlush(Connection* conn) {
   pending_flush_.push_back(conn);
@@ -431,7 +436,11 @@ void Server::OnPauseChanged() {
   // Each woken connection runs its held command again, in this order, or is held again.
   std::vector<Connection*> woken;
   woken.swap(held_);
-  for (Connection* c : woken) c->Resume();
+  state_.paused_clients = 0;
+  for (Connection* c : woken) {
+    c->mutable_state().paused = false;
+    c->Resume();
+  }
   const int64_t now_ms = state_.clock->NowMs();
   state_.pause.Expire(now_ms);
   if (state_.pause.type() == ClientPause::Type::kOff) {
