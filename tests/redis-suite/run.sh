@@ -147,6 +147,7 @@ for unit in "${units[@]}"; do
   port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
   # Its working directory (dump.rdb of the unit's SAVE tests) is the unit's own, under $logs.
   mkdir -p "$logs/$name.dir"
+  : >"$server_log"  # exists before the wait below reads it
   "$kvserver" --port "$port" --enable-debug-command yes --dir "$logs/$name.dir" >"$server_log" 2>&1 &
   pid=$!
   started=
