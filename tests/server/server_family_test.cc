@@ -507,7 +507,7 @@ TEST_F(ServerFamilyTest, ConfigResetStat) {
 // (unit/lazyfree's stream tests count the objects freed after a RESETSTAT).
 TEST_F(ServerFamilyTest, ConfigResetStatResetsLazyfreeAndSaveCounts) {
   std::vector<std::string> sadd = {"SADD", "big"};
-  for (int i = 0; i < 200; ++i) sadd.push_back(std::to_string(i));
+  for (int i = 0; i < 200; ++i) sadd.push_back("m" + std::to_string(i));  // a hash table
   h.Run(sadd);
   EXPECT_EQ(h.Run({"UNLINK", "big"}), ":1\r\n");
   h.state().dbs.freer().Drain();
