@@ -20,7 +20,7 @@ void AppendClientInfo(std::string& out, const ClientInfo& info, const ConnState&
   if (st.monitor) flags += 'O';
   if (st.pubsub_mode) flags += 'P';
   if (st.multi) flags += 'x';
-  if (st.blocked) flags += 'b';
+  if (st.blocked || st.paused) flags += 'b';
   if (st.tracking) {
     flags += 't';
     if (st.tracking->broken_redirect) flags += 'R';

@@ -81,6 +81,8 @@ struct ConnState {
   // the connection; null where a client cannot block).
   bool blocked = false;
   BlockedClientSink* block_sink = nullptr;
+  // Held by CLIENT PAUSE (set by the server): Redis's postponed client, flag b as well.
+  bool paused = false;
   // Set while commands may not block (inside EXEC, a script): blocking commands then act as
   // their non-blocking forms, as Redis's CLIENT_DENY_BLOCKING.
   bool deny_blocking = false;

@@ -65,7 +65,7 @@ void ClientsSection(ServerState& s, std::string& out) {
   absl::StrAppend(&out, "# Clients\r\n", "connected_clients:", s.connected_clients, "\r\n",
                   "cluster_connections:0\r\n", "maxclients:", s.config.maxclients, "\r\n",
                   "client_recent_max_input_buffer:0\r\nclient_recent_max_output_buffer:0\r\n",
-                  "blocked_clients:", s.blocking.blocked_clients(), "\r\n",
+                  "blocked_clients:", s.blocking.blocked_clients() + s.paused_clients, "\r\n",
                   "tracking_clients:", s.tracking.clients(), "\r\n",
                   "clients_in_timeout_table:", s.blocking.timed_clients(), "\r\n");
 }

@@ -396,6 +396,7 @@ void Server::WarnCrossProtocol() {
 
 void Server::Forget(Connection* conn) {
   std::erase(held_, conn);
+  state_.paused_clients = held_.size();
   if (conn->state().blocked) {
     state_.blocking.Remove(conn->state().id);
     ArmBlockTimer();
@@ -407,7 +408,11 @@ void Server::Forget(Connection* conn) {
   state_.connected_clients = connections_.size();
 }
 
-void Server::Hold(Connection* conn) { held_.push_back(conn); }
+void Server::Hold(Connection* conn) {
+  held_.push_back(conn);
+  conn->mutable_state().paused = true;
+  state_.paused_clients = held_.size();
+}
 
 void Server::ScheduleFlush(Connection* conn) {
   pending_flush_.push_back(conn);
@@ -442,7 +447,11 @@ void Server::OnPauseChanged() {
   // Each woken connection runs its held command again, in this order, or is held again.
   std::vector<Connection*> woken;
   woken.swap(held_);
-  for (Connection* c : woken) c->Resume();
+  state_.paused_clients = 0;
+  for (Connection* c : woken) {
+    c->mutable_state().paused = false;
+    c->Resume();
+  }
   const int64_t now_ms = state_.clock->NowMs();
   state_.pause.Expire(now_ms);
   if (state_.pause.type() == ClientPause::Type::kOff) {
@@ -498,8 +507,19 @@ asio::awaitable<void> Server::Cron() {
     // Like Redis, it waits while clients are paused: a pause freezes the dataset.
     state_.pause.Expire(now_ms);
     if (state_.active_expire_enabled && state_.pause.type() == ClientPause::Type::kOff) {
+      const auto cycle_start = std::chrono::steady_clock::now();
       state_.dbs.ActiveExpireCycle(
           now_ms, std::chrono::duration_cast<std::chrono::microseconds>(period) / 4);
+      // Redis's activeExpireCycle reports a slow cycle (one that freed a big value, say) to the
+      // latency monitor as its "expire-cycle" event.
+      const int64_t cycle_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                                   std::chrono::steady_clock::now() - cycle_start)
+                                   .count();
+      const int64_t threshold = state_.config.latency_monitor_threshold;
+      if (threshold != 0 && cycle_ms >= threshold) {
+        state_.latency_monitor.AddSample("expire-cycle", now_ms / 1000,
+                                         static_cast<uint64_t>(cycle_ms));
+      }
     }
 
     // Reaps a finished BGSAVE and starts the saves the save points ask for.

@@ -170,6 +170,8 @@ struct ServerState {
   // CLIENT PAUSE and UNPAUSE).
   ClientPause pause;
   std::function<void()> pause_changed;
+  // Connections CLIENT PAUSE holds (set by the server): Redis counts them as blocked clients.
+  size_t paused_clients = 0;
   // Clients blocked on keys (BLPOP and friends). The server re-arms its timeout timer when
   // blocking_deadlines_changed is called (after a client blocks with a timeout).
   BlockingController blocking;

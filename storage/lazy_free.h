@@ -38,6 +38,8 @@ class LazyFreer {
   // INFO's lazyfree_pending_objects and lazyfreed_objects.
   size_t pending_objects() const { return pending_.load(std::memory_order_relaxed); }
   uint64_t freed_objects() const { return freed_.load(std::memory_order_relaxed); }
+  // CONFIG RESETSTAT (Redis's lazyfreeResetStats): lazyfreed_objects starts again from 0.
+  void ResetFreedObjects() { freed_.store(0, std::memory_order_relaxed); }
 
  private:
   struct Job {

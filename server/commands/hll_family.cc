@@ -267,7 +267,7 @@ void RegisterHllFamily(CommandRegistry& r) {
               "Adds the specified elements to the specified HyperLogLog.", "2.8.9",
               "@write @hyperloglog @fast"});
   r.Register(
-      {"pfcount", -2, kCmdReadOnly, 1, -1, 1, PfCount, "hyperloglog",
+      {"pfcount", -2, kCmdReadOnly | kCmdMayReplicate, 1, -1, 1, PfCount, "hyperloglog",
        "Return the approximated cardinality of the set(s) observed by the HyperLogLog at key(s).",
        "2.8.9", "@read @hyperloglog @slow"});
   r.Register({"pfmerge", -2, kCmdWrite | kCmdDenyOom, 1, -1, 1, PfMerge, "hyperloglog",

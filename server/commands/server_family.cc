@@ -58,6 +58,10 @@ void FlushAll(CommandContext& ctx) {
   ctx.CountChanges(ctx.server.dbs.TotalKeys());
   ctx.server.SignalFlushedDb(-1);
   ctx.server.dbs.FlushAll(async);
+  // Redis's flushAllDataAndResetRDB: a BGSAVE child's snapshot is stale now, and with save points
+  // the empty dataset is saved at once (which also resets the changes counted since the last save).
+  KillBackgroundSave(ctx.server);
+  if (!ctx.server.config.save.empty()) SaveSnapshot(ctx.server);
   ctx.reply.Ok();
   ctx.ForcePropagation();
 }
@@ -290,6 +294,8 @@ void ConfigResetStat(CommandContext& ctx) {
   ctx.server.stats = ServerStats{};
   for (CommandStats& stats : ctx.server.command_stats) stats = CommandStats{};
   ctx.server.error_stats.Reset();
+  ctx.server.persistence.rdb_saves = 0;
+  ctx.server.dbs.freer().ResetFreedObjects();
   ctx.reply.Ok();
 }
 

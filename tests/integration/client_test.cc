@@ -204,6 +204,45 @@ TEST_F(ClientCommandsTest, HeldCommandsRunInTheOrderTheyWereHeld) {
   Call(*admin, {"DEL", "pause:order"});
 }
 
+// Like Redis's postponed clients, held ones count in INFO's blocked_clients and show flag b.
+TEST_F(ClientCommandsTest, HeldClientsCountAsBlocked) {
+  auto admin = Connect();
+  auto writer = Connect();
+  ASSERT_EQ(Call(*writer, {"CLIENT", "SETNAME", "held"}), "+OK\r\n");
+  ASSERT_EQ(Call(*admin, {"CLIENT", "PAUSE", "100000", "WRITE"}), "+OK\r\n");
+  ASSERT_TRUE(writer->Send(EncodeCommand({"SET", "pause:counted", "v"})));
+  EXPECT_EQ(writer->ReadReply(kHeldWaitMs), std::nullopt);
+  EXPECT_NE(Call(*admin, {"INFO", "clients"}).find("\r\nblocked_clients:1\r\n"), std::string::npos);
+  const std::string list = Call(*admin, {"CLIENT", "LIST"});
+  const size_t held = list.find(" name=held ");
+  ASSERT_NE(held, std::string::npos) << list;
+  EXPECT_NE(list.substr(held, list.find('\n', held) - held).find(" flags=b "), std::string::npos)
+      << list;
+  EXPECT_EQ(Call(*admin, {"CLIENT", "UNPAUSE"}), "+OK\r\n");
+  EXPECT_EQ(writer->ReadReply(), "+OK\r\n");
+  EXPECT_NE(Call(*admin, {"INFO", "clients"}).find("\r\nblocked_clients:0\r\n"), std::string::npos);
+  EXPECT_EQ(Call(*writer, {"CLIENT", "INFO"}).find(" flags=b "), std::string::npos);
+  Call(*admin, {"DEL", "pause:counted"});
+}
+
+// Redis's may-replicate commands are held by a WRITE pause too: PFCOUNT (it may rewrite the
+// HyperLogLog's cached cardinality) and PUBLISH.
+TEST_F(ClientCommandsTest, PauseWriteHoldsMayReplicateCommands) {
+  auto admin = Connect();
+  auto counter = Connect();
+  auto publisher = Connect();
+  ASSERT_EQ(Call(*admin, {"PFADD", "pause:hll", "a"}), ":1\r\n");
+  ASSERT_EQ(Call(*admin, {"CLIENT", "PAUSE", "100000", "WRITE"}), "+OK\r\n");
+  ASSERT_TRUE(counter->Send(EncodeCommand({"PFCOUNT", "pause:hll"})));
+  ASSERT_TRUE(publisher->Send(EncodeCommand({"PUBLISH", "pause:ch", "m"})));
+  EXPECT_EQ(counter->ReadReply(kHeldWaitMs), std::nullopt);
+  EXPECT_EQ(publisher->ReadReply(kHeldWaitMs), std::nullopt);
+  EXPECT_EQ(Call(*admin, {"CLIENT", "UNPAUSE"}), "+OK\r\n");
+  EXPECT_EQ(counter->ReadReply(), ":1\r\n");
+  EXPECT_EQ(publisher->ReadReply(), ":0\r\n");
+  Call(*admin, {"DEL", "pause:hll"});
+}
+
 TEST_F(ClientCommandsTest, PauseAllHoldsEveryCommandUntilTheTimeout) {
   auto admin = Connect();
   auto other = Connect();

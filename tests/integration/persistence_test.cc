@@ -130,5 +130,31 @@ TEST(Persistence, ShutdownSaveAndNosave) {
   }
 }
 
+// Redis's FLUSHALL saves the empty dataset when save points are set (so the changes counted
+// since the last save are 0 after it, unit/other's "FLUSHALL should reset the dirty counter"),
+// and saves nothing without them.
+TEST(Persistence, FlushallSavesWithSavePoints) {
+  const std::string dir = MakeTempDir();
+  auto server = ServerProcess::StartKvserver({"--dir", dir});
+  ASSERT_TRUE(server);
+  auto c = RawConnection::Connect(server->port());
+  Fill(*c, 3);
+  EXPECT_EQ(c->Call({"flushall"}), "+OK\r\n");
+  EXPECT_TRUE(Contains(c->Call({"info", "persistence"}), "rdb_changes_since_last_save:12\r\n"));
+  EXPECT_FALSE(std::filesystem::exists(dir + "/dump.rdb"));
+
+  EXPECT_EQ(c->Call({"config", "set", "save", "3600 1 300 100 60 10000"}), "+OK\r\n");
+  Fill(*c, 3);
+  EXPECT_EQ(c->Call({"flushall"}), "+OK\r\n");
+  EXPECT_TRUE(Contains(c->Call({"info", "persistence"}), "rdb_changes_since_last_save:0\r\n"));
+  EXPECT_TRUE(Contains(server->ReadLog(), "DB saved on disk")) << server->ReadLog();
+  // The file holds the empty dataset.
+  EXPECT_EQ(c->Call({"config", "set", "save", ""}), "+OK\r\n");
+  c->Call({"set", "after", "1"});
+  c->Send(EncodeCommand({"shutdown", "nosave"}));
+  EXPECT_EQ(server->WaitExit(10000), 0);
+  EXPECT_EQ(ReloadedDbsize(dir), ":0\r\n");
+}
+
 }  // namespace
 }  // namespace kv::test

@@ -23,12 +23,8 @@
 #              runs side by side with another suite on the same machine.
 # Needs tclsh (apt-get install tcl).
 #
-# Normal mode's src/redis-server is a small wrapper around kvserver. The suite's default.conf asks
-# for a feature kvserver does not have yet: "save 900 1" (RDB persistence), which kvserver refuses
-# at start-up. The wrapper switches exactly that off right after the configuration file (save ""
-# on standard input, which redis-server's "-" reads after the file and before the options), so
-# that the file loads; options a test gives itself still win. Delete the override from
-# write_server_wrapper once the feature lands.
+# Normal mode's src/redis-server is a small wrapper around kvserver (exec -a, so that it runs
+# under the suite's name for it); the suite's configuration files reach kvserver unchanged.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 
@@ -84,17 +80,8 @@ write_server_wrapper() {
   cat >"$src/redis-server" <<EOF
 #!/usr/bin/env bash
 # kvserver as the suite's redis-server (written by kvserver's tests/redis-suite/run.sh), under
-# this name (exec -a), as a redis-server symlink to kvserver would run it.
-# After a configuration file, switch off the feature the suite's default.conf asks for and
-# kvserver does not have yet: RDB save points. It comes on standard input ("-" last, as
-# redis-server reads it: after the file, before the options), so a test's own options still win;
-# exec keeps the pid the suite waits for. Remove the override once the feature lands. Without a
-# file (the suite's command line error tests), nothing is added.
-if [ \$# -ge 1 ] && [ -f "\$1" ]; then
-  exec -a "\$0" "$kvserver" "\$@" - <<'OVERRIDES'
-save ""
-OVERRIDES
-fi
+# this name (exec -a), as a redis-server symlink to kvserver would run it; exec keeps the pid the
+# suite waits for.
 exec -a "\$0" "$kvserver" "\$@"
 EOF
   chmod +x "$src/redis-server"
@@ -108,7 +95,7 @@ EOF
 
 # The suite waits up to two minutes for a server it started to print " PID: <pid>", even when
 # the server has already exited. kvserver exits at once when a test asks for a feature it does
-# not have yet (replicaof, cluster mode, ...), so the scratch copy's
+# not have yet (replicaof, aclfile, cluster mode, ...), so the scratch copy's
 # wait_server_started also stops waiting when the process is gone; the suite then reports the
 # start-up failure as usual, with the server's standard error. Nothing else changes.
 patch_wait_for_start() {
@@ -158,7 +145,10 @@ for unit in "${units[@]}"; do
   # the server log. The port is named (not --port 0, kvserver's "any free port"): tests read
   # CONFIG GET port and set it back, and in Redis port 0 means no TCP listener at all.
   port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-  "$kvserver" --port "$port" --enable-debug-command yes >"$server_log" 2>&1 &
+  # Its working directory (dump.rdb of the unit's SAVE tests) is the unit's own, under $logs.
+  mkdir -p "$logs/$name.dir"
+  : >"$server_log"  # exists before the wait below reads it
+  "$kvserver" --port "$port" --enable-debug-command yes --dir "$logs/$name.dir" >"$server_log" 2>&1 &
   pid=$!
   started=
   for _ in $(seq 100); do
@@ -168,7 +158,7 @@ for unit in "${units[@]}"; do
   [ -n "$started" ] || { echo "kvserver did not start for $unit; see $server_log" >&2; exit 1; }
   out="$logs/$name.out"
   (cd "$suite" && ./runtest --host 127.0.0.1 --port "$port" --single "$unit" --clients 1 \
-    --tags -needs:repl --tags -needs:debug --tags -needs:save --tags -needs:local-process \
+    --tags -needs:repl --tags -needs:debug --tags -needs:local-process \
     --ignore-encoding --ignore-digest --durable --timeout 600 \
     ${KV_SUITE_BASEPORT:+--baseport "$KV_SUITE_BASEPORT"}) >"$out" 2>&1 || true
   count "$out"

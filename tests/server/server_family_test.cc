@@ -502,6 +502,22 @@ TEST_F(ServerFamilyTest, ConfigResetStat) {
   EXPECT_EQ(h.Run({"GET", "k"}), Bulk("v")) << "data is untouched";
 }
 
+// Redis's resetServerStats also resets lazyfreed_objects (lazyfreeResetStats) and rdb_saves
+// (unit/lazyfree's stream tests count the objects freed after a RESETSTAT).
+TEST_F(ServerFamilyTest, ConfigResetStatResetsLazyfreeAndSaveCounts) {
+  std::vector<std::string> sadd = {"SADD", "big"};
+  for (int i = 0; i < 200; ++i) sadd.push_back("m" + std::to_string(i));  // a hash table
+  h.Run(sadd);
+  EXPECT_EQ(h.Run({"UNLINK", "big"}), ":1\r\n");
+  h.state().dbs.freer().Drain();
+  h.state().persistence.rdb_saves = 2;
+  EXPECT_NE(Info({"memory"}).find("\r\nlazyfreed_objects:1\r\n"), std::string::npos);
+  EXPECT_NE(Info({"persistence"}).find("\r\nrdb_saves:2\r\n"), std::string::npos);
+  EXPECT_EQ(h.Run({"CONFIG", "RESETSTAT"}), kOk);
+  EXPECT_NE(Info({"memory"}).find("\r\nlazyfreed_objects:0\r\n"), std::string::npos);
+  EXPECT_NE(Info({"persistence"}).find("\r\nrdb_saves:0\r\n"), std::string::npos);
+}
+
 // ---- INFO ----
 
 // The section headers of an INFO text, in order.

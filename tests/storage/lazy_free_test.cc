@@ -54,6 +54,20 @@ TEST(LazyFreerTest, SmallValuesAreFreedAtOnceBigOnesOnTheThread) {
   EXPECT_EQ(freer.pending_objects(), 0u);
 }
 
+TEST(LazyFreerTest, ResetFreedObjects) {
+  LazyFreer freer;
+  std::atomic<int> freed{0};
+  std::thread::id where;
+  freer.Free(std::make_unique<Probe>(LazyFreer::kThreshold + 1, &freed, &where));
+  freer.Drain();
+  EXPECT_EQ(freer.freed_objects(), 1u);
+  freer.ResetFreedObjects();
+  EXPECT_EQ(freer.freed_objects(), 0u);
+  freer.Free(std::make_unique<Probe>(LazyFreer::kThreshold + 1, &freed, &where));
+  freer.Drain();
+  EXPECT_EQ(freer.freed_objects(), 1u);
+}
+
 TEST(LazyFreerTest, DestructionFinishesQueuedJobs) {
   std::atomic<int> freed{0};
   std::thread::id where;
