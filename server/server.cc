@@ -439,9 +439,7 @@ void Server::FlushAof() {
   if (state_.aof && state_.aof->has_pending()) state_.aof->Flush();
 }
 
-bool Server::AofGroupCommitPending() const {
-  return state_.aof && state_.aof->has_pending();
-}
+bool Server::AofGroupCommitPending() const { return state_.aof && state_.aof->has_pending(); }
 
 void Server::OnPauseChanged() {
   // Each woken connection runs its held command again, in this order, or is held again.
@@ -536,12 +534,16 @@ asio::awaitable<void> Server::Cron() {
     const auto now = std::chrono::steady_clock::now();
     const double secs = std::chrono::duration<double>(now - last_sample).count();
     if (secs >= 1.0) {
+      // CONFIG RESETSTAT zeroes the counters: what grew since then, not a wrapped difference.
+      const auto grown = [](uint64_t now_total, uint64_t before) {
+        return static_cast<double>(now_total >= before ? now_total - before : now_total);
+      };
       state_.instantaneous_ops_per_sec =
-          static_cast<int64_t>((state_.stats.total_commands_processed - last_commands) / secs);
+          static_cast<int64_t>(grown(state_.stats.total_commands_processed, last_commands) / secs);
       state_.instantaneous_input_kbps =
-          static_cast<double>(state_.stats.total_net_input_bytes - last_input) / 1024 / secs;
+          grown(state_.stats.total_net_input_bytes, last_input) / 1024 / secs;
       state_.instantaneous_output_kbps =
-          static_cast<double>(state_.stats.total_net_output_bytes - last_output) / 1024 / secs;
+          grown(state_.stats.total_net_output_bytes, last_output) / 1024 / secs;
       last_commands = state_.stats.total_commands_processed;
       last_input = state_.stats.total_net_input_bytes;
       last_output = state_.stats.total_net_output_bytes;

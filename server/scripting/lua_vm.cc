@@ -17,8 +17,8 @@
 #include "server/scripting/lua_convert.h"
 #include "server/scripting/lua_sandbox.h"
 #include "server/scripting/lua_struct.h"
-#include "server/sha1.h"
 #include "server/server_state.h"
+#include "server/sha1.h"
 #include "server/strings.h"
 #include "spdlog/spdlog.h"
 

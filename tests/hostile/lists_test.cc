@@ -86,12 +86,15 @@ TEST(HostileLists, BlockOnAMillionKeys) {
   auto server = ServerProcess::StartKvserver();
   ASSERT_TRUE(server);
   auto c = server->Connect();
+  // Blocking on a million keys takes the server more than the usual 10 s under the sanitizers.
+  redisSetTimeout(c.get(), timeval{120, 0});
   RawClient raw(server->port());
   ASSERT_TRUE(raw.ok());
   ASSERT_TRUE(raw.SendAll(ManyArgs({"BLPOP"}, "key", 1000000, {"0"})));
   // Blocked on every key; the last one serves it.
   for (int i = 0; i < 1000; ++i) {
     Reply r = Command(c.get(), "INFO clients");
+    ASSERT_TRUE(r) << c->errstr;
     if (std::string(r->str, r->len).find("blocked_clients:1\r\n") != std::string::npos) break;
     usleep(10000);
   }
@@ -103,6 +106,7 @@ TEST(HostileLists, BlockOnAMillionKeys) {
   raw.Close();
   for (int i = 0; i < 1000; ++i) {
     Reply r = Command(c.get(), "INFO clients");
+    ASSERT_TRUE(r) << c->errstr;
     if (std::string(r->str, r->len).find("blocked_clients:0\r\n") != std::string::npos) break;
     usleep(10000);
   }
