@@ -46,41 +46,8 @@ std::string_view Trim(std::string_view s) {
 }  // namespace
 
 std::string QuoteManifestName(std::string_view name) {
-  std::string out = "\"";
-  for (unsigned char c : name) {
-    switch (c) {
-      case '\\':
-        out += "\\\\";
-        break;
-      case '"':
-        out += "\\\"";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      case '\a':
-        out += "\\a";
-        break;
-      case '\b':
-        out += "\\b";
-        break;
-      default:
-        if (std::isprint(c)) {
-          out += static_cast<char>(c);
-        } else {
-          char hex[8];
-          std::snprintf(hex, sizeof(hex), "\\x%02x", c);
-          out += hex;
-        }
-    }
-  }
-  out += '"';
+  std::string out;
+  AppendRepr(out, name);
   return out;
 }
 

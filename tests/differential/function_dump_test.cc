@@ -12,6 +12,7 @@
 #include "gtest/gtest.h"
 #include "server/persistence/crc64.h"
 #include "tests/support/both_servers_test.h"
+#include "tests/support/function_list.h"
 #include "tests/support/resp_reply.h"
 
 namespace kv::test {
@@ -63,39 +64,11 @@ std::string BulkOf(const std::string& reply) {
   return r ? r->str : std::string();
 }
 
-// FUNCTION LIST WITHCODE as text independent of the order of libraries and of their functions
-// (Redis's dictionaries iterate in an order seeded at start-up).
-std::string CanonicalList(const std::string& reply) {
-  const std::optional<RespReply> r = ParseReply(reply);
-  if (!r) return "unparsable: " + reply;
-  std::vector<std::string> libraries;
-  for (const RespReply& lib : r->elements) {
-    std::string text;
-    for (size_t i = 0; i + 1 < lib.elements.size(); i += 2) {
-      text += lib.elements[i].str + "=";
-      if (lib.elements[i].str == "functions") {
-        std::vector<std::string> functions;
-        for (const RespReply& f : lib.elements[i + 1].elements) functions.push_back(Describe(f));
-        std::sort(functions.begin(), functions.end());
-        for (const std::string& f : functions) text += f + ";";
-      } else {
-        text += Describe(lib.elements[i + 1]);
-      }
-      text += "|";
-    }
-    libraries.push_back(text);
-  }
-  std::sort(libraries.begin(), libraries.end());
-  std::string out = std::to_string(libraries.size()) + " libraries\n";
-  for (const std::string& l : libraries) out += l + "\n";
-  return out;
-}
-
 // Byte equality, FUNCTION LIST compared without order.
 bool SameAsRedis(const Args& command, const std::string& kv, const std::string& redis) {
   if (kv == redis) return true;
   if (command.size() < 2 || command[0] != "FUNCTION" || command[1] != "LIST") return false;
-  return CanonicalList(kv) == CanonicalList(redis);
+  return CanonicalFunctionList(kv) == CanonicalFunctionList(redis);
 }
 
 class FunctionDumpDiffTest : public ConnectedBothServersTest<FunctionDumpDiffTest> {
@@ -136,8 +109,8 @@ TEST_F(FunctionDumpDiffTest, RedisPayloadRestoresIntoKvserver) {
     const std::string payload = DumpOf(*redis_conn_, {kLibA, kLibB});
     kv_->Call({"FUNCTION", "FLUSH"});
     ASSERT_EQ(kv_->Call({"FUNCTION", "RESTORE", payload}), "+OK\r\n");
-    EXPECT_EQ(CanonicalList(kv_->Call({"FUNCTION", "LIST", "WITHCODE"})),
-              CanonicalList(redis_conn_->Call({"FUNCTION", "LIST", "WITHCODE"})));
+    EXPECT_EQ(CanonicalFunctionList(kv_->Call({"FUNCTION", "LIST", "WITHCODE"})),
+              CanonicalFunctionList(redis_conn_->Call({"FUNCTION", "LIST", "WITHCODE"})));
     ExpectSameReplies({Args{"SET", "k", "v"}, Args{"FCALL", "a_get", "1", "k"},
                        Args{"FCALL_RO", "a_ro", "0"}, Args{"FCALL", "b_echo", "0", "hello"},
                        Args{"FUNCTION", "STATS"}});
@@ -151,8 +124,8 @@ TEST_F(FunctionDumpDiffTest, KvserverPayloadRestoresIntoRedis) {
     const std::string payload = DumpOf(*kv_, {kLibA, kLibB});
     redis_conn_->Call({"FUNCTION", "FLUSH"});
     ASSERT_EQ(redis_conn_->Call({"FUNCTION", "RESTORE", payload}), "+OK\r\n");
-    EXPECT_EQ(CanonicalList(kv_->Call({"FUNCTION", "LIST", "WITHCODE"})),
-              CanonicalList(redis_conn_->Call({"FUNCTION", "LIST", "WITHCODE"})));
+    EXPECT_EQ(CanonicalFunctionList(kv_->Call({"FUNCTION", "LIST", "WITHCODE"})),
+              CanonicalFunctionList(redis_conn_->Call({"FUNCTION", "LIST", "WITHCODE"})));
     ExpectSameReplies({Args{"SET", "k", "v"}, Args{"FCALL", "a_get", "1", "k"},
                        Args{"FCALL", "b_echo", "0", "hello"}});
   }

@@ -18,6 +18,7 @@
 
 #include "gtest/gtest.h"
 #include "server/persistence/crc64.h"
+#include "tests/support/function_list.h"
 #include "tests/support/resp_client.h"
 #include "tests/support/resp_reply.h"
 #include "tests/support/server_process.h"
@@ -39,36 +40,8 @@ constexpr char kLibC[] =
 // A library short enough for a 6-bit length.
 constexpr char kShortLib[] = "#!lua name=short\nredis.register_function('s', function() end)";
 
-// FUNCTION LIST WITHCODE as text independent of the order of libraries and functions (Redis's
-// dictionaries iterate in an order seeded at start-up).
-std::string CanonicalList(const std::string& reply) {
-  const std::optional<RespReply> r = ParseReply(reply);
-  if (!r) return "unparsable: " + reply;
-  std::vector<std::string> libraries;
-  for (const RespReply& lib : r->elements) {
-    std::string text;
-    for (size_t i = 0; i + 1 < lib.elements.size(); i += 2) {
-      text += lib.elements[i].str + "=";
-      if (lib.elements[i].str == "functions") {
-        std::vector<std::string> functions;
-        for (const RespReply& f : lib.elements[i + 1].elements) functions.push_back(Describe(f));
-        std::sort(functions.begin(), functions.end());
-        for (const std::string& f : functions) text += f + ";";
-      } else {
-        text += Describe(lib.elements[i + 1]);
-      }
-      text += "|";
-    }
-    libraries.push_back(text);
-  }
-  std::sort(libraries.begin(), libraries.end());
-  std::string out = std::to_string(libraries.size()) + " libraries\n";
-  for (const std::string& l : libraries) out += l + "\n";
-  return out;
-}
-
 std::string Libraries(RawConnection& c) {
-  return CanonicalList(c.Call({"function", "list", "withcode"}));
+  return CanonicalFunctionList(c.Call({"function", "list", "withcode"}));
 }
 
 // redis-check-rdb's verdict on a file.
