@@ -69,9 +69,7 @@ int64_t NowSeconds() {
 
 }  // namespace
 
-AppendOnlyFile::AppendOnlyFile(ServerState& s) : s_(s) {
-  fsync_thread_ = std::thread([this] { FsyncLoop(); });
-}
+AppendOnlyFile::AppendOnlyFile(ServerState& s) : s_(s) {}
 
 AppendOnlyFile::~AppendOnlyFile() {
   {
@@ -79,7 +77,7 @@ AppendOnlyFile::~AppendOnlyFile() {
     fsync_stop_ = true;
   }
   fsync_cv_.notify_all();
-  fsync_thread_.join();
+  if (fsync_thread_.joinable()) fsync_thread_.join();
   if (fd_ != -1) {
     if (!buf_.empty()) WriteAll(fd_, buf_);
     ::fdatasync(fd_);
@@ -240,6 +238,9 @@ void AppendOnlyFile::SwapFd(int fd) {
     old = fd_;
     fd_ = fd;
   }
+  // The everysec thread starts with the first file: a server with appendonly no (an embedded
+  // one, say) runs no thread for it.
+  if (fd != -1 && !fsync_thread_.joinable()) fsync_thread_ = std::thread([this] { FsyncLoop(); });
   if (old != -1) {
     ::fdatasync(old);
     ::close(old);

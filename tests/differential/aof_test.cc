@@ -41,10 +41,12 @@ bool WaitForInfo(RawConnection& c, const std::string& needle) {
 }
 
 // Every history in its own key over databases 0 to 2, BGREWRITEAOF (an RDB base holds them),
-// then commands that go to the incremental file.
-void Populate(RawConnection& c) {
+// then commands that go to the incremental file. Without `streams` the stream histories are left
+// out: a base written as commands cannot hold a stream yet (kvserver refuses that rewrite).
+void Populate(RawConnection& c, bool streams = true) {
   const std::vector<History> histories = Histories();
   for (size_t i = 0; i < histories.size(); ++i) {
+    if (!streams && histories[i].encoding == "stream") continue;
     c.Call({"select", std::to_string(i % 3)});
     for (const Args& cmd : histories[i].setup) c.Call(cmd);
     c.Call({"rename", "k", "key:" + std::to_string(i)});
@@ -153,7 +155,7 @@ TEST(AofFilesTest, KvserverCommandsBaseLoadsIntoRedis) {
     auto kv_server = ServerProcess::StartKvserver(args);
     ASSERT_NE(kv_server, nullptr);
     auto kv = RawConnection::Connect(kv_server->port());
-    Populate(*kv);
+    Populate(*kv, /*streams=*/false);
     kv_server->Stop(9);
   }
   const std::string base = ReadFile(dir + "/appendonlydir/appendonly.aof.2.base.aof");
