@@ -1112,8 +1112,6 @@ def other_target_rows(samples):
                             if workload.startswith("hashes memory ")
                             else f"{workload}: memory per element")
                     rows.append((f"{name}, {label}", statistics.median(ratios), limit))
-                    rows.append((f"{workload[len('hashes memory '):]} hash fields: memory per "
-                                 f"field, {label}", statistics.median(ratios), limit))
     # Issue 16: beside a subscriber that never reads, the fast ones keep at least the share of
     # their rate that Redis's keep (their rate with it over without it, kvserver's / Redis's).
     slow = {c.clients: c for c in cells(samples, "pubsub 100 fast + 1 slow")}
