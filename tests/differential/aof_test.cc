@@ -17,28 +17,13 @@
 
 #include "gtest/gtest.h"
 #include "tests/differential/persistence_histories.h"
+#include "tests/support/persistence_files.h"
 #include "tests/support/server_process.h"
 
 namespace kv::test {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-bool WaitForInfo(RawConnection& c, const std::string& needle) {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-  while (std::chrono::steady_clock::now() < deadline) {
-    if (c.Call({"info", "persistence"}).find(needle) != std::string::npos) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-  return false;
-}
 
 // Every history in its own key over databases 0 to 2, BGREWRITEAOF (an RDB base holds them),
 // then commands that go to the incremental file. Without `streams` the stream histories are left
@@ -53,8 +38,8 @@ void Populate(RawConnection& c, bool streams = true) {
   }
   c.Call({"select", "0"});
   ASSERT_EQ(c.Call({"bgrewriteaof"}), "+Background append only file rewriting started\r\n");
-  ASSERT_TRUE(WaitForInfo(c, "aof_rewrite_in_progress:0\r\n"));
-  ASSERT_TRUE(WaitForInfo(c, "aof_last_bgrewrite_status:ok\r\n"));
+  ASSERT_TRUE(WaitForPersistenceInfo(c, "aof_rewrite_in_progress:0\r\n"));
+  ASSERT_TRUE(WaitForPersistenceInfo(c, "aof_last_bgrewrite_status:ok\r\n"));
   c.Call({"set", "incr:str", "v", "px", "100000000"});
   c.Call({"rpush", "incr:list", "a", "b", "c"});
   c.Call({"incrbyfloat", "incr:float", "2.5"});

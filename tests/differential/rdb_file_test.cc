@@ -15,6 +15,7 @@
 
 #include "gtest/gtest.h"
 #include "tests/differential/persistence_histories.h"
+#include "tests/support/persistence_files.h"
 #include "tests/support/server_process.h"
 
 namespace kv::test {
@@ -71,19 +72,6 @@ void ExpectSameDataset(RawConnection& kv, RawConnection& redis, int databases = 
   kv.Call({"select", "0"});
   redis.Call({"select", "0"});
   EXPECT_GT(compared, 0u);
-}
-
-// redis-check-rdb's verdict on a file.
-std::string CheckRdb(const std::string& path) {
-  const std::string cmd = "redis-check-rdb '" + path + "' 2>&1";
-  FILE* p = ::popen(cmd.c_str(), "r");
-  if (p == nullptr) return "cannot run redis-check-rdb";
-  std::string out;
-  char buf[4096];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-  const int status = ::pclose(p);
-  return (WIFEXITED(status) && WEXITSTATUS(status) == 0 ? "exit 0\n" : "failed\n") + out;
 }
 
 TEST(RdbFileTest, KvserverFileLoadsIntoRedis) {

@@ -19,6 +19,7 @@
 #include "gtest/gtest.h"
 #include "server/persistence/crc64.h"
 #include "tests/support/function_list.h"
+#include "tests/support/persistence_files.h"
 #include "tests/support/resp_client.h"
 #include "tests/support/resp_reply.h"
 #include "tests/support/server_process.h"
@@ -42,19 +43,6 @@ constexpr char kShortLib[] = "#!lua name=short\nredis.register_function('s', fun
 
 std::string Libraries(RawConnection& c) {
   return CanonicalFunctionList(c.Call({"function", "list", "withcode"}));
-}
-
-// redis-check-rdb's verdict on a file.
-std::string CheckRdb(const std::string& path) {
-  const std::string cmd = "redis-check-rdb '" + path + "' 2>&1";
-  FILE* p = ::popen(cmd.c_str(), "r");
-  if (p == nullptr) return "cannot run redis-check-rdb";
-  std::string out;
-  char buf[4096];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-  const int status = ::pclose(p);
-  return (WIFEXITED(status) && WEXITSTATUS(status) == 0 ? "exit 0\n" : "failed\n") + out;
 }
 
 // An RDB string of up to 63 bytes, stored plainly.

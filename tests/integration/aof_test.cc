@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "tests/support/persistence_files.h"
 #include "tests/support/resp_client.h"
 #include "tests/support/server_process.h"
 
@@ -28,23 +29,6 @@ namespace fs = std::filesystem;
 
 bool Contains(const std::string& haystack, const std::string& needle) {
   return haystack.find(needle) != std::string::npos;
-}
-
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-// Waits up to 10 s for `needle` in INFO persistence.
-bool WaitForInfo(RawConnection& c, const std::string& needle) {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-  while (std::chrono::steady_clock::now() < deadline) {
-    if (Contains(c.Call({"info", "persistence"}), needle)) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-  return false;
 }
 
 std::unique_ptr<ServerProcess> StartAof(const std::string& dir,
@@ -319,12 +303,12 @@ TEST(AofTest, BgrewriteaofReplacesTheBaseAndDeletesHistory) {
   // The base is an RDB file: streams go into it once the RDB writer encodes them (the streams
   // branch); until then the stream is left out of this test.
   c->Call({"del", "st"});
-  EXPECT_TRUE(WaitForInfo(*c, "aof_rewrites:0\r\n"));
+  EXPECT_TRUE(WaitForPersistenceInfo(*c, "aof_rewrites:0\r\n"));
   EXPECT_EQ(c->Call({"bgrewriteaof"}), "+Background append only file rewriting started\r\n");
   // Writes go on during the rewrite, into the new incremental file.
   c->Call({"set", "during", "1"});
-  ASSERT_TRUE(WaitForInfo(*c, "aof_rewrite_in_progress:0\r\n"));
-  ASSERT_TRUE(WaitForInfo(*c, "aof_rewrites:1\r\n"));
+  ASSERT_TRUE(WaitForPersistenceInfo(*c, "aof_rewrite_in_progress:0\r\n"));
+  ASSERT_TRUE(WaitForPersistenceInfo(*c, "aof_rewrites:1\r\n"));
   const std::string info = c->Call({"info", "persistence"});
   EXPECT_TRUE(Contains(info, "aof_enabled:1\r\n")) << info;
   EXPECT_TRUE(Contains(info, "aof_last_bgrewrite_status:ok\r\n")) << info;
@@ -368,8 +352,8 @@ TEST(AofTest, CommandsBaseWithoutPreamble) {
   for (int i = 0; i < 150; ++i) items.push_back(std::to_string(i));
   c->Call(items);
   ASSERT_EQ(c->Call({"bgrewriteaof"}), "+Background append only file rewriting started\r\n");
-  ASSERT_TRUE(WaitForInfo(*c, "aof_rewrite_in_progress:0\r\n"));
-  ASSERT_TRUE(WaitForInfo(*c, "aof_last_bgrewrite_status:ok\r\n"));
+  ASSERT_TRUE(WaitForPersistenceInfo(*c, "aof_rewrite_in_progress:0\r\n"));
+  ASSERT_TRUE(WaitForPersistenceInfo(*c, "aof_last_bgrewrite_status:ok\r\n"));
   const std::string adir = dir + "/appendonlydir";
   EXPECT_EQ(ReadFile(adir + "/appendonly.aof.manifest"),
             "file appendonly.aof.2.base.aof seq 2 type b\n"
@@ -397,8 +381,8 @@ TEST(AofTest, ConfigSetAppendonlyStartsFromTheData) {
   EXPECT_TRUE(Contains(c->Call({"info", "persistence"}), "aof_enabled:0\r\n"));
   EXPECT_EQ(c->Call({"config", "set", "appendonly", "yes"}), "+OK\r\n");
   EXPECT_EQ(c->Call({"config", "get", "appendonly"}), "*2\r\n$10\r\nappendonly\r\n$3\r\nyes\r\n");
-  ASSERT_TRUE(WaitForInfo(*c, "aof_rewrite_in_progress:0\r\n"));
-  ASSERT_TRUE(WaitForInfo(*c, "aof_rewrites:1\r\n"));
+  ASSERT_TRUE(WaitForPersistenceInfo(*c, "aof_rewrite_in_progress:0\r\n"));
+  ASSERT_TRUE(WaitForPersistenceInfo(*c, "aof_rewrites:1\r\n"));
   c->Call({"set", "after", "2"});
   EXPECT_EQ(ReadFile(dir + "/appendonlydir/appendonly.aof.manifest"),
             "file appendonly.aof.1.base.rdb seq 1 type b\n"
@@ -471,8 +455,8 @@ TEST(AofTest, FunctionLibrariesSurvive) {
   c = RawConnection::Connect(server->port());
   EXPECT_EQ(c->Call({"fcall", "myincr", "1", "n"}), ":2\r\n");
   ASSERT_EQ(c->Call({"bgrewriteaof"}), "+Background append only file rewriting started\r\n");
-  ASSERT_TRUE(WaitForInfo(*c, "aof_rewrite_in_progress:0\r\n"));
-  ASSERT_TRUE(WaitForInfo(*c, "aof_last_bgrewrite_status:ok\r\n"));
+  ASSERT_TRUE(WaitForPersistenceInfo(*c, "aof_rewrite_in_progress:0\r\n"));
+  ASSERT_TRUE(WaitForPersistenceInfo(*c, "aof_last_bgrewrite_status:ok\r\n"));
   server->Stop(9);
   server = StartAof(dir);
   ASSERT_TRUE(server);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "tests/support/persistence_files.h"
 #include "tests/support/resp_client.h"
 #include "tests/support/server_process.h"
 
@@ -16,16 +17,6 @@ namespace {
 
 bool Contains(const std::string& haystack, const std::string& needle) {
   return haystack.find(needle) != std::string::npos;
-}
-
-// Waits up to 10 s for `needle` in INFO persistence.
-bool WaitForInfo(RawConnection& c, const std::string& needle) {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-  while (std::chrono::steady_clock::now() < deadline) {
-    if (Contains(c.Call({"info", "persistence"}), needle)) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-  return false;
 }
 
 void Fill(RawConnection& c, int n) {
@@ -54,8 +45,8 @@ TEST(Persistence, BgsaveWritesInAChild) {
   EXPECT_EQ(c->Call({"bgsave"}), "+Background saving started\r\n");
   // Writes go on while the child saves; they are not in the file, and stay counted.
   c->Call({"set", "after", "1"});
-  ASSERT_TRUE(WaitForInfo(*c, "rdb_bgsave_in_progress:0\r\n"));
-  ASSERT_TRUE(WaitForInfo(*c, "rdb_saves:1\r\n"));
+  ASSERT_TRUE(WaitForPersistenceInfo(*c, "rdb_bgsave_in_progress:0\r\n"));
+  ASSERT_TRUE(WaitForPersistenceInfo(*c, "rdb_saves:1\r\n"));
   const std::string info = c->Call({"info", "persistence"});
   EXPECT_TRUE(Contains(info, "rdb_last_bgsave_status:ok\r\n")) << info;
   EXPECT_TRUE(Contains(info, "rdb_changes_since_last_save:1\r\n")) << info;
@@ -78,7 +69,7 @@ TEST(Persistence, SavePointsStartABgsave) {
   EXPECT_EQ(c->Call({"config", "get", "save"}), "*2\r\n$4\r\nsave\r\n$3\r\n1 2\r\n");
   c->Call({"set", "a", "1"});
   c->Call({"set", "b", "2"});
-  ASSERT_TRUE(WaitForInfo(*c, "rdb_saves:1\r\n"));
+  ASSERT_TRUE(WaitForPersistenceInfo(*c, "rdb_saves:1\r\n"));
   EXPECT_TRUE(Contains(server->ReadLog(), "2 changes in 1 seconds. Saving..."))
       << server->ReadLog();
   EXPECT_TRUE(std::filesystem::exists(dir + "/dump.rdb"));

@@ -7,17 +7,11 @@
 
 #include "gtest/gtest.h"
 #include "tests/integration/raw_client.h"
+#include "tests/support/persistence_files.h"
 #include "tests/support/server_process.h"
 
 namespace kv::test {
 namespace {
-
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 TEST(PortFile, HoldsThePortOnceTheServerIsReady) {
   const std::string path = MakeTempDir() + "/kvserver.port";

@@ -20,17 +20,11 @@
 
 #include "gtest/gtest.h"
 #include "tests/integration/raw_client.h"
+#include "tests/support/persistence_files.h"
 #include "tests/support/server_process.h"
 
 namespace kv::test {
 namespace {
-
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 bool Contains(const std::string& haystack, const std::string& needle) {
   return haystack.find(needle) != std::string::npos;
