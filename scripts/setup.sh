@@ -12,6 +12,7 @@ packages=(
   clang-format-14 procps python3 gnuplot-nox iproute2
   python3-redis
   liblua5.1-0-dev lua-cjson-dev lua-bitop-dev
+  tcl  # tests/redis-suite/run.sh: Redis's own Tcl test suite, run outside CI
 )
 
 missing=()
