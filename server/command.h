@@ -169,7 +169,18 @@ struct CommandSpec {
   // Where the server keeps this command's INFO commandstats (ServerState::command_stats); set
   // by CommandRegistry::Register.
   size_t stats_slot = 0;
+  // Redis's getCommandFlags: for a command whose flags depend on its arguments (EVAL and FCALL of
+  // a script that declares flags), the flags of this call, from `flags`; null when they are
+  // always `flags`.
+  uint32_t (*call_flags)(ServerState& server, std::span<const std::string_view> args,
+                         uint32_t flags) = nullptr;
 };
+
+// The flags `spec` runs with when called with `args`.
+inline uint32_t CallFlags(const CommandSpec& spec, ServerState& server,
+                          std::span<const std::string_view> args) {
+  return spec.call_flags == nullptr ? spec.flags : spec.call_flags(server, args, spec.flags);
+}
 
 inline std::string FullName(const CommandSpec& spec) {
   return spec.parent.empty() ? std::string(spec.name)

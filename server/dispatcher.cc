@@ -44,7 +44,8 @@ bool Dispatcher::Dispatch(std::span<const std::string_view> args, ConnState& con
   const size_t size_before = out->size();
   state_->current_client = &conn;
   const CommandSpec* spec = nullptr;
-  const Verdict verdict = Check(args, conn, reply, now_ms, &spec);
+  uint32_t flags = 0;
+  const Verdict verdict = Check(args, conn, reply, now_ms, &spec, &flags);
   if (verdict == Verdict::kHeld) {
     state_->current_client = nullptr;
     return false;
@@ -54,7 +55,7 @@ bool Dispatcher::Dispatch(std::span<const std::string_view> args, ConnState& con
     if (conn.multi && spec != exec_ && spec != discard_ && spec != multi_ && spec != watch_ &&
         spec != quit_ && spec != reset_) {
       // Redis's queueMultiCommand: nothing is kept once the transaction is bound to fail.
-      if (!conn.multi->dirty && !conn.dirty_cas) conn.multi->Queue(*spec, args);
+      if (!conn.multi->dirty && !conn.dirty_cas) conn.multi->Queue(*spec, flags, args);
       reply.Raw("+QUEUED\r\n");
     } else {
       reply_start = Call(*spec, args, conn, reply, now_ms);
@@ -91,7 +92,8 @@ bool Dispatcher::Dispatch(std::span<const std::string_view> args, ConnState& con
 }
 
 Dispatcher::Verdict Dispatcher::Check(std::span<const std::string_view> args, ConnState& conn,
-                                      ReplyWriter& reply, int64_t now_ms, const CommandSpec** out) {
+                                      ReplyWriter& reply, int64_t now_ms, const CommandSpec** out,
+                                      uint32_t* flags_out) {
   // A connection mostly repeats its last command: the name compare spares the table lookup.
   const CommandSpec* spec = conn.last_cmd;
   if (spec == nullptr || !spec->parent.empty() || !EqualsIgnoreCase(args[0], spec->name)) {
@@ -119,6 +121,15 @@ Dispatcher::Verdict Dispatcher::Check(std::span<const std::string_view> args, Co
     Reject(spec, WrongArityError(FullName(*spec)), args, conn, reply);
     return Verdict::kRejected;
   }
+  // Redis's getCommandFlags: EVAL or FCALL of a script that declares flags runs with the flags it
+  // declared. They matter only to queueing, maxmemory and CLIENT PAUSE, so the script is looked
+  // up only then.
+  uint32_t flags = spec->flags;
+  if (spec->call_flags != nullptr && (conn.multi || state_->config.maxmemory != 0 ||
+                                      state_->pause.type() != ClientPause::Type::kOff)) {
+    flags = spec->call_flags(*state_, args, flags);
+  }
+  *flags_out = flags;
   // Before authenticating, only the no-auth commands (AUTH, HELLO, QUIT) run.
   if (AuthRequired(conn, *state_) && (spec->flags & kCmdNoAuth) == 0) {
     Reject(spec, errors::kNoAuth, args, conn, reply);
@@ -143,7 +154,8 @@ Dispatcher::Verdict Dispatcher::Check(std::span<const std::string_view> args, Co
   }
   // With a maxmemory, eviction runs before every command, and a command that may grow memory is
   // refused once nothing more may be evicted.
-  if (state_->config.maxmemory != 0 && !script_busy && !MemoryAllows(*spec, args, conn, now_ms)) {
+  if (state_->config.maxmemory != 0 && !script_busy &&
+      !MemoryAllows(*spec, flags, args, conn, now_ms)) {
     Reject(spec, errors::kOom, args, conn, reply);
     return Verdict::kRejected;
   }
@@ -161,7 +173,6 @@ Dispatcher::Verdict Dispatcher::Check(std::span<const std::string_view> args, Co
   }
   // CLIENT PAUSE holds a command only once it would run: unknown commands and arity errors are
   // answered at once. EXEC counts as a write when it would run one.
-  uint32_t flags = spec->flags;
   if (spec == exec_ && conn.multi) flags |= conn.multi->flags;
   if (state_->pause.Holds((flags & (kCmdWrite | kCmdMayReplicate)) != 0, now_ms)) {
     return Verdict::kHeld;
@@ -268,10 +279,11 @@ void Dispatcher::FeedMonitors(std::span<const std::string_view> args, const Conn
   }
 }
 
-bool Dispatcher::MemoryAllows(const CommandSpec& spec, std::span<const std::string_view> args,
-                              const ConnState& conn, int64_t now_ms) {
+bool Dispatcher::MemoryAllows(const CommandSpec& spec, uint32_t flags,
+                              std::span<const std::string_view> args, const ConnState& conn,
+                              int64_t now_ms) {
   const Evictor::Result result = state_->evictor.Perform(*state_, now_ms);
-  bool denyoom = (spec.flags & kCmdDenyOom) != 0;
+  bool denyoom = (flags & kCmdDenyOom) != 0;
   if (conn.multi) {
     // Queueing may take memory without bound: inside MULTI only EXEC (unless it would run a
     // denyoom command), DISCARD, QUIT and RESET run when out of memory.

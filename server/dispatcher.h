@@ -34,8 +34,9 @@ class Dispatcher {
  private:
   enum class Verdict { kRun, kRejected, kHeld };
   // The checks of processCommand; a rejected command got its error.
+  // `out` gets the command and `flags_out` the flags of this call (CallFlags).
   Verdict Check(std::span<const std::string_view> args, ConnState& conn, ReplyWriter& reply,
-                int64_t now_ms, const CommandSpec** out);
+                int64_t now_ms, const CommandSpec** out, uint32_t* flags_out);
   // Redis's rejectCommand: the error (counted against `spec` when known), and a transaction being
   // queued is marked to fail; EXEC itself is aborted.
   void Reject(const CommandSpec* spec, std::string_view error,
@@ -45,8 +46,9 @@ class Dispatcher {
   void LogCommand(const CommandSpec& spec, std::span<const std::string_view> args,
                   const ConnState& conn, int64_t now_ms, uint64_t ns);
   void FeedMonitors(std::span<const std::string_view> args, const ConnState& conn);
-  // Runs eviction (maxmemory is set); false when `spec` may not run for lack of memory.
-  bool MemoryAllows(const CommandSpec& spec, std::span<const std::string_view> args,
+  // Runs eviction (maxmemory is set); false when `spec`, called with `flags`, may not run for
+  // lack of memory.
+  bool MemoryAllows(const CommandSpec& spec, uint32_t flags, std::span<const std::string_view> args,
                     const ConnState& conn, int64_t now_ms);
   // Counts an error reply at `start` of `out`, as Redis's afterErrorReply; false when it is none.
   bool CountError(const IoBuffer& out, size_t start);

@@ -94,18 +94,29 @@ void Tracking::Disable(ConnState& conn) {
   --clients_;
 }
 
+bool Tracking::Caches(const ConnState& conn) {
+  const ClientTracking& t = *conn.tracking;
+  return !((t.optin && !t.caching) || (t.optout && t.caching));
+}
+
+void Tracking::Remember(const ConnState& conn, std::string_view key) {
+  auto [it, inserted] = table_.try_emplace(key);
+  if (it->second.insert(conn.id).second) ++total_items_;
+}
+
 void Tracking::RememberKeys(ConnState& conn, const CommandSpec& spec,
                             std::span<const std::string_view> args) {
-  const ClientTracking& t = *conn.tracking;
-  if ((t.optin && !t.caching) || (t.optout && t.caching)) return;
+  if (!Caches(conn)) return;
   // Shard channels are keys for cluster routing only (SSUBSCRIBE, SPUBLISH): not cached data.
   if (spec.first_key == 0 || (spec.flags & kCmdPubSub)) return;
   const int argc = static_cast<int>(args.size());
   const int last = spec.last_key < 0 ? argc + spec.last_key : spec.last_key;
-  for (int i = spec.first_key; i <= last && i < argc; i += spec.key_step) {
-    auto [it, inserted] = table_.try_emplace(args[i]);
-    if (it->second.insert(conn.id).second) ++total_items_;
-  }
+  for (int i = spec.first_key; i <= last && i < argc; i += spec.key_step) Remember(conn, args[i]);
+}
+
+void Tracking::RememberScriptKeys(ConnState& conn, std::span<const std::string_view> keys) {
+  if (!Caches(conn)) return;
+  for (std::string_view key : keys) Remember(conn, key);
 }
 
 std::string Tracking::KeyArray(std::string_view key) {

@@ -70,6 +70,9 @@ class Tracking {
   // After a read-only command of a tracking (not BCAST) client: remembers the keys it read.
   void RememberKeys(ConnState& conn, const CommandSpec& spec,
                     std::span<const std::string_view> args);
+  // After a read-only command called by a script of a tracking (not BCAST) client: remembers the
+  // keys the script declared (Redis tracks the script's keys, not those the command read).
+  void RememberScriptKeys(ConnState& conn, std::span<const std::string_view> keys);
   // Redis's trackingInvalidateKey: `key` changed (by `by`, null outside a client's command);
   // its readers are told, and with `bcast` it is queued for the BCAST clients whose prefix it has.
   void InvalidateKey(ServerState& state, const ConnState* by, std::string_view key, bool bcast);
@@ -97,6 +100,9 @@ class Tracking {
   // or a null) after the header.
   void Send(ServerState& state, ConnState& conn, std::string_view payload);
   static std::string KeyArray(std::string_view key);
+  // Redis's CLIENT CACHING with OPTIN / OPTOUT: whether `conn`'s reads are tracked now.
+  static bool Caches(const ConnState& conn);
+  void Remember(const ConnState& conn, std::string_view key);
 
   // key -> ids of the clients that may cache it.
   absl::flat_hash_map<std::string, absl::flat_hash_set<uint64_t>, KeyHash, KeyEq> table_;

@@ -9,7 +9,8 @@
 
 namespace kv {
 
-void MultiState::Queue(const CommandSpec& spec, std::span<const std::string_view> args) {
+void MultiState::Queue(const CommandSpec& spec, uint32_t call_flags,
+                       std::span<const std::string_view> args) {
   commands.push_back({&spec, arg_ends.size(), args.size()});
   for (std::string_view a : args) {
     bytes.append(a);
@@ -18,7 +19,7 @@ void MultiState::Queue(const CommandSpec& spec, std::span<const std::string_view
   }
   // Redis adds a robj pointer per argument.
   argv_len_sums += sizeof(void*) * args.size();
-  flags |= spec.flags;
+  flags |= call_flags;
 }
 
 void MultiState::Args(size_t i, std::vector<std::string_view>* out) const {

@@ -32,7 +32,8 @@ struct MultiState {
   bool dirty = false;            // Redis's CLIENT_DIRTY_EXEC: queueing failed, EXEC aborts
   size_t argv_len_sums = 0;      // CLIENT LIST's multi-mem, as Redis counts it
 
-  void Queue(const CommandSpec& spec, std::span<const std::string_view> args);
+  // Queues `spec` called with `args`; `flags` are its flags for this call (CallFlags).
+  void Queue(const CommandSpec& spec, uint32_t flags, std::span<const std::string_view> args);
   // The arguments of queued command `i`, as views into `bytes`.
   void Args(size_t i, std::vector<std::string_view>* out) const;
 };

@@ -84,6 +84,46 @@ bool PrepareRun(CommandContext& ctx, ScriptRun& run, uint32_t flags, bool ro) {
   return true;
 }
 
+// Redis's scriptFlagsToCmdFlags: a script that declares flags (a shebang, or a function's flags)
+// writes, needs memory and may run on a stale replica only as they say; and since they say
+// whether it writes, it is no may-replicate command.
+uint32_t ScriptFlagsToCommandFlags(uint32_t flags, uint32_t script_flags) {
+  flags &= ~(kCmdStale | kCmdDenyOom | kCmdWrite | kCmdMayReplicate);
+  if (!(script_flags & (kScriptAllowOom | kScriptNoWrites))) flags |= kCmdDenyOom;
+  if (!(script_flags & kScriptNoWrites)) flags |= kCmdWrite;
+  if (script_flags & kScriptAllowStale) flags |= kCmdStale;
+  return flags;
+}
+
+// Redis's evalGetCommandFlags: the flags of the script EVAL or EVALSHA would run, as far as they
+// can be told before it runs (an unknown SHA1 or a bad shebang keeps the command's flags). A
+// cached script's flags are those of its shebang, so EVAL only parses the body's.
+uint32_t ScriptCallFlags(uint32_t flags, uint32_t script_flags) {
+  if (script_flags & kScriptEvalCompat) return flags;
+  return ScriptFlagsToCommandFlags(flags, script_flags);
+}
+uint32_t EvalCallFlags(ServerState&, std::span<const std::string_view> args, uint32_t flags) {
+  uint32_t script_flags = 0;
+  size_t shebang_len = 0;
+  std::string error;
+  if (!ParseScriptShebang(args[1], &script_flags, &shebang_len, &error)) return flags;
+  return ScriptCallFlags(flags, script_flags);
+}
+uint32_t EvalShaCallFlags(ServerState& server, std::span<const std::string_view> args,
+                          uint32_t flags) {
+  if (args[1].size() != 40 || !server.scripting) return flags;
+  const CachedScript* script = server.scripting->FindScript(ToLower(args[1]));
+  return script == nullptr ? flags : ScriptCallFlags(flags, script->flags);
+}
+
+// Redis's fcallGetCommandFlags: a function's flags are always declared.
+uint32_t FcallCallFlags(ServerState& server, std::span<const std::string_view> args,
+                        uint32_t flags) {
+  if (!server.scripting) return flags;
+  const LibraryFunction* fn = server.scripting->FindFunction(args[1]);
+  return fn == nullptr ? flags : ScriptFlagsToCommandFlags(flags, fn->flags);
+}
+
 // The number of keys of EVAL and FCALL; false when it was replied as an error.
 bool ParseNumKeys(CommandContext& ctx, bool fcall, size_t* numkeys) {
   const std::optional<int64_t> n = ParseInt64(ctx.args[2]);
@@ -128,6 +168,7 @@ void EvalGeneric(CommandContext& ctx, bool evalsha, bool ro) {
   run.eval_mode = true;
   const auto keys = ctx.args.subspan(3, numkeys);
   const auto argv = ctx.args.subspan(3 + numkeys);
+  run.keys = keys;
   scripting.running = &run;
   scripting.eval_vm().RunScript(run, script->ref, keys, argv, ctx.reply);
   scripting.running = nullptr;
@@ -152,6 +193,7 @@ void FcallGeneric(CommandContext& ctx, bool ro) {
   run.eval_mode = false;
   const auto keys = ctx.args.subspan(3, numkeys);
   const auto argv = ctx.args.subspan(3 + numkeys);
+  run.keys = keys;
   scripting.running = &run;
   scripting.functions_vm().RunFunction(run, fn->ref, keys, argv, ctx.reply);
   scripting.running = nullptr;
@@ -451,21 +493,39 @@ void Container(CommandContext& ctx) { ctx.reply.Ok(); }
 constexpr uint32_t kEvalFlags =
     kCmdNoScript | kCmdSkipMonitor | kCmdNoMandatoryKeys | kCmdStale | kCmdMovableKeys;
 
+// EVAL and FCALL, with the flags of each call worked out from the script's (CallFlags).
+CommandSpec ScriptCommand(CommandSpec spec, decltype(CommandSpec::call_flags) call_flags) {
+  spec.call_flags = call_flags;
+  return spec;
+}
+
 }  // namespace
 
 void RegisterScriptingFamily(CommandRegistry& r) {
-  r.Register({"eval", -3, kEvalFlags, 0, 0, 0, Eval, "scripting",
-              "Execute a Lua script server side", "2.6.0", "@slow @scripting"});
-  r.Register({"evalsha", -3, kEvalFlags, 0, 0, 0, EvalSha, "scripting",
-              "Execute a Lua script server side", "2.6.0", "@slow @scripting"});
-  r.Register({"eval_ro", -3, kEvalFlags | kCmdReadOnly, 0, 0, 0, EvalRo, "scripting",
-              "Execute a read-only Lua script server side", "7.0.0", "@slow @scripting"});
-  r.Register({"evalsha_ro", -3, kEvalFlags | kCmdReadOnly, 0, 0, 0, EvalShaRo, "scripting",
-              "Execute a read-only Lua script server side", "7.0.0", "@slow @scripting"});
-  r.Register({"fcall", -3, kEvalFlags, 0, 0, 0, Fcall, "scripting", "Invoke a function", "7.0.0",
-              "@slow @scripting"});
-  r.Register({"fcall_ro", -3, kEvalFlags | kCmdReadOnly, 0, 0, 0, FcallRo, "scripting",
-              "Invoke a read-only function", "7.0.0", "@slow @scripting"});
+  // As Redis: EVAL, EVALSHA and FCALL are may-replicate, which CLIENT PAUSE WRITE holds, unless
+  // the script declares flags.
+  constexpr uint32_t kRw = kEvalFlags | kCmdMayReplicate;
+  constexpr uint32_t kRo = kEvalFlags | kCmdReadOnly;
+  r.Register(ScriptCommand({"eval", -3, kRw, 0, 0, 0, Eval, "scripting",
+                            "Execute a Lua script server side", "2.6.0", "@slow @scripting"},
+                           EvalCallFlags));
+  r.Register(ScriptCommand({"evalsha", -3, kRw, 0, 0, 0, EvalSha, "scripting",
+                            "Execute a Lua script server side", "2.6.0", "@slow @scripting"},
+                           EvalShaCallFlags));
+  r.Register(
+      ScriptCommand({"eval_ro", -3, kRo, 0, 0, 0, EvalRo, "scripting",
+                     "Execute a read-only Lua script server side", "7.0.0", "@slow @scripting"},
+                    EvalCallFlags));
+  r.Register(
+      ScriptCommand({"evalsha_ro", -3, kRo, 0, 0, 0, EvalShaRo, "scripting",
+                     "Execute a read-only Lua script server side", "7.0.0", "@slow @scripting"},
+                    EvalShaCallFlags));
+  r.Register(ScriptCommand({"fcall", -3, kRw, 0, 0, 0, Fcall, "scripting", "Invoke a function",
+                            "7.0.0", "@slow @scripting"},
+                           FcallCallFlags));
+  r.Register(ScriptCommand({"fcall_ro", -3, kRo, 0, 0, 0, FcallRo, "scripting",
+                            "Invoke a read-only function", "7.0.0", "@slow @scripting"},
+                           FcallCallFlags));
   r.Register(
       {"script",
        -2,

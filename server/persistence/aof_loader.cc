@@ -171,7 +171,7 @@ AofLoadStatus LoadAppendOnlyFile(ServerState& s, const std::string& dir, const s
     if (spec == multi) valid_before_multi = valid_up_to;
     client.last_cmd = spec;
     if (client.multi && spec != exec) {
-      client.multi->Queue(*spec, argv);
+      client.multi->Queue(*spec, spec->flags, argv);
     } else {
       CommandContext ctx{argv, writer, client, s, s.clock->NowMs()};
       ++s.executing;

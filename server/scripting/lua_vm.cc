@@ -745,7 +745,9 @@ bool LuaVm::ExecuteCommand() {
   }
   if (spec->flags & kCmdNoScript) return reject("This Redis command is not allowed from script");
   const bool write = (spec->flags & kCmdWrite) != 0;
-  if (run.read_only && write) {
+  // A may-replicate command (PUBLISH, PFCOUNT) counts as a write here, as in Redis, which lets
+  // read-only scripts run during CLIENT PAUSE WRITE.
+  if (run.read_only && (spec->flags & (kCmdWrite | kCmdMayReplicate))) {
     return reject("Write commands are not allowed from read-only scripts.");
   }
   if (!run.allow_oom && server.config.maxmemory != 0 && !run.write_dirty && run.oom_at_start &&
@@ -763,6 +765,10 @@ bool LuaVm::ExecuteCommand() {
   spec->handler(ctx);
   const uint64_t ns = server.command_clock.Nanoseconds(server.command_clock.Ticks() - start);
   propagation.Finish(server.dirty, run.client.db_index, args, false);
+  // Client-side caching: once a script reads, its caller tracks the keys it declared.
+  if ((spec->flags & kCmdReadOnly) && run.caller->tracking && !run.caller->tracking->bcast) {
+    server.tracking.RememberScriptKeys(*run.caller, run.keys);
+  }
   ++server.stats.total_commands_processed;
   const bool failed = scratch_.size() > 0 && scratch_.data()[0] == '-';
   server.command_stats[spec->stats_slot].RecordCall(ns, failed, server.config.latency_tracking);

@@ -49,6 +49,7 @@ struct ScriptRun {
   bool oom_at_start = false;  // used memory was over maxmemory when the script started
   bool write_dirty = false;   // a write command ran
   std::span<const std::string_view> command;  // the caller's EVAL or FCALL (FUNCTION STATS)
+  std::span<const std::string_view> keys;     // the keys it declared
   // Busy scripts (Redis's busy-reply-threshold): past `busy_threshold_ms` (0: never) the
   // script is "timed out" and lets the server serve other clients (BUSY for most commands)
   // through `process_events` every 100,000 Lua instructions; SCRIPT KILL sets `killed`.
