@@ -93,6 +93,7 @@ CommandRegistry BuildCommandRegistry(
   RegisterTransactionFamily(registry);
   RegisterDumpFamily(registry);
   RegisterPersistenceFamily(registry);
+  RegisterClusterFamily(registry);
   for (const auto& [from, to] : renamed) registry.Rename(from, to);
   return registry;
 }

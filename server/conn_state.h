@@ -86,6 +86,8 @@ struct ConnState {
   // Set while commands may not block (inside EXEC, a script): blocking commands then act as
   // their non-blocking forms, as Redis's CLIENT_DENY_BLOCKING.
   bool deny_blocking = false;
+  // The client a script's redis.call commands run as (Redis's CLIENT_SCRIPT).
+  bool script_client = false;
   // Pub/sub: where pushed frames go (null where nothing can be pushed), the subscriptions (null
   // until the first one), and Redis's CLIENT_PUBSUB: set by a subscribe, cleared once the client
   // has no subscription left. In RESP2 it limits the commands the client may run, and it puts the

@@ -32,5 +32,6 @@ void RegisterPubSubFamily(CommandRegistry& registry);
 void RegisterTransactionFamily(CommandRegistry& registry);
 void RegisterDumpFamily(CommandRegistry& registry);
 void RegisterPersistenceFamily(CommandRegistry& registry);
+void RegisterClusterFamily(CommandRegistry& registry);
 
 }  // namespace kv

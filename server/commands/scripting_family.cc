@@ -74,6 +74,7 @@ bool PrepareRun(CommandContext& ctx, ScriptRun& run, uint32_t flags, bool ro) {
   run.client.db_index = ctx.conn.db_index;
   run.client.protocol = 2;  // scripts start in RESP2 and may change with redis.setresp
   run.client.deny_blocking = true;
+  run.client.script_client = true;
   run.now_ms = ctx.now_ms;
   run.read_only = ro || (!compat && (flags & kScriptNoWrites));
   run.allow_oom = !compat && (flags & kScriptAllowOom);

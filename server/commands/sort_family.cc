@@ -218,10 +218,9 @@ void SortGeneric(CommandContext& ctx, bool readonly) {
   }
   const ValueType type = source != nullptr ? source->type() : ValueType::kList;
 
-  // A set has no order of its own to keep: stored, it is sorted as strings so that the result
-  // does not depend on its hash table. (Redis does the same inside scripts, which kvserver has
-  // none of.)
-  if (dontsort && type == ValueType::kSet && store_key) {
+  // A set has no order of its own to keep: stored, or read by a script, it is sorted as strings
+  // so that the result does not depend on its hash table.
+  if (dontsort && type == ValueType::kSet && (store_key || ctx.conn.script_client)) {
     dontsort = false;
     alpha = true;
     sort_by.reset();

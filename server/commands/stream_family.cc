@@ -527,6 +527,11 @@ void ReadGeneric(CommandContext& ctx, bool xreadgroup) {
     const size_t moreargs = argc - i - 1;
     const std::string_view o = args[i];
     if (OptionIs(o, "BLOCK") && moreargs != 0) {
+      // Redis refuses BLOCK in scripts outright rather than reading without blocking.
+      if (ctx.conn.script_client) {
+        return ctx.reply.Error(std::string(args[0]) +
+                               " command is not allowed with BLOCK option from scripts");
+      }
       ++i;
       if (!ParseLongLong(ctx, args[i], &timeout, "timeout is not an integer or out of range")) {
         return;

@@ -373,6 +373,42 @@ TEST_F(ScriptingDiffTest, ShebangFlagsAndReadOnly) {
   });
 }
 
+// What commands do differently when a script calls them: XREAD and XREADGROUP refuse BLOCK, SORT
+// BY a constant sorts a set's members, CLUSTER (without cluster mode) is disabled, and CLUSTER
+// RESET is refused to scripts.
+TEST_F(ScriptingDiffTest, CommandsCalledFromScripts) {
+  ExpectSameReplies({
+      {"DEL", "s", "myset", "mylist"},
+      {"XGROUP", "CREATE", "s", "g", "$", "MKSTREAM"},
+      Eval("return redis.pcall('xread', 'STREAMS', 's', '$')"),
+      Eval("return redis.pcall('xread', 'BLOCK', 0, 'STREAMS', 's', '$')"),
+      Eval("return redis.pcall('XREAD', 'COUNT', 1, 'block', 10, 'STREAMS', 's', '$')"),
+      Eval("return redis.pcall('xreadgroup', 'group', 'g', 'c', 'STREAMS', 's', '>')"),
+      Eval("return redis.pcall('xreadgroup', 'group', 'g', 'c', 'BLOCK', 0, 'STREAMS', 's', '>')"),
+      {"SADD", "myset", "a", "b", "c", "d", "e", "f", "g", "h", "i",  "l",   "m",
+       "n",    "o",     "p", "q", "r", "s", "t", "u", "v", "z", "aa", "aaa", "azz"},
+      Eval("return redis.call('sort', 'myset', 'by', '_')"),
+      Eval("return redis.call('sort', 'myset', 'by', '_', 'get', '#', 'get', '_:*')"),
+      Eval("return redis.call('sort', 'myset', 'by', 'nosort', 'desc', 'limit', 0, 5)"),
+      Eval("return redis.call('sort_ro', 'myset', 'by', '_')"),
+      {"RPUSH", "mylist", "3", "1", "2"},
+      Eval("return redis.call('sort', 'mylist', 'by', '_')"),
+      {"CLUSTER", "INFO"},
+      {"CLUSTER", "HELP"},
+      {"CLUSTER", "KEYSLOT", "x"},
+      {"CLUSTER", "KEYSLOT"},
+      {"CLUSTER", "RESET", "HARD"},
+      {"CLUSTER", "BOGUS"},
+      {"CLUSTER"},
+      Eval("return redis.call('cluster', 'reset', 'hard')"),
+      Eval("return redis.pcall('cluster', 'info')"),
+      Eval("return redis.pcall('cluster', 'keyslot', 'x')"),
+      Eval("return redis.pcall('cluster', 'bogus')"),
+      Eval("return redis.pcall('cluster')"),
+      {"COMMAND", "INFO", "cluster|reset", "cluster|keyslot"},
+  });
+}
+
 TEST_F(ScriptingDiffTest, ScriptCache) {
   Both({"SCRIPT", "FLUSH"});
   ExpectSameReplies({
