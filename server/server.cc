@@ -318,7 +318,7 @@ asio::awaitable<void> Server::AcceptUnix(asio::local::stream_protocol::acceptor&
     boost::system::error_code ec;
     asio::local::stream_protocol::socket socket =
         co_await acceptor.async_accept(asio::redirect_error(asio::use_awaitable, ec));
-    if (stopping_) break;
+    if (stopping_ || !acceptor.is_open()) break;  // stopped, or its listener closed
     if (ec) {
       if (log_) log_->warn("Accepting client connection: {}", ec.message());
       continue;
@@ -621,15 +621,19 @@ void Server::RunInBackground() {
   thread_ = std::thread([this] { io_.run(); });
 }
 
-void Server::StopOnLoop() {
-  if (stopping_) return;
-  stopping_ = true;
+void Server::CloseListeners() {
   boost::system::error_code ec;
   for (auto& acceptor : tcp_acceptors_) acceptor->close(ec);
-  if (unix_acceptor_) {
+  if (unix_acceptor_ && unix_acceptor_->is_open()) {
     unix_acceptor_->close(ec);
     ::unlink(state_.config.unixsocket.c_str());
   }
+}
+
+void Server::StopOnLoop() {
+  if (stopping_) return;
+  stopping_ = true;
+  CloseListeners();
   cron_timer_.cancel();
   pause_timer_.cancel();
   block_timer_.cancel();
@@ -644,6 +648,9 @@ void Server::Stop() {
     thread_.join();
   } else if (!io_.stopped()) {
     // Either on the loop's own thread (signal handler, SHUTDOWN) or the loop is not running.
+    // The listeners close now, as Redis exits at once: a SHUTDOWN NOSAVE during a busy script
+    // returns to the script, and the rest of the stop waits for its next round of events.
+    CloseListeners();
     asio::post(io_, [this] { StopOnLoop(); });
   }
 }

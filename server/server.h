@@ -88,6 +88,8 @@ class Server : public ClientRegistry {
   // At startup, makes the open files limit fit maxclients (or maxclients fit the limit).
   void AdjustOpenFilesLimit();
   void StopOnLoop();
+  // Closes the listening sockets (the next connection is refused); on the loop's thread.
+  void CloseListeners();
   std::optional<std::string> BindTcp();
   std::optional<std::string> BindUnix();
   void Forget(Connection* conn);

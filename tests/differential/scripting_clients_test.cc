@@ -2,8 +2,16 @@
 // EVALSHA and FCALL calls CLIENT PAUSE WRITE holds (Redis works out a script's command flags from
 // its shebang or function flags), and which keys a tracking client's scripts make it track.
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -237,6 +245,49 @@ TEST_F(ScriptingClientsDiffTest, TrackingFollowsScriptsThatRead) {
       EXPECT_EQ(got.kv[c], got.redis[c]) << "connection " << c << " after:\n" << history;
     }
   }
+}
+
+// Whether a TCP connection to `port` on loopback is refused (nothing listens there).
+bool ConnectionRefused(int port) {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons(static_cast<uint16_t>(port));
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  const int rc = ::connect(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof(addr));
+  const bool refused = rc != 0 && errno == ECONNREFUSED;
+  ::close(fd);
+  return refused;
+}
+
+// SHUTDOWN NOSAVE while a script that wrote is busy (it cannot be killed): the server goes at
+// once, and the connection attempted right after SHUTDOWN's connection closed is refused.
+std::string ShutdownDuringBusyScript(ServerProcess& server) {
+  std::unique_ptr<RawConnection> runner = RawConnection::Connect(server.port());
+  std::unique_ptr<RawConnection> other = RawConnection::Connect(server.port());
+  if (!runner || !other) return "cannot connect";
+  std::string outcome = other->Call({"CONFIG", "SET", "busy-reply-threshold", "10"});
+  runner->Send(EncodeCommand({"EVAL", "redis.call('set', 'x', 'y'); while true do end", "0"}));
+  std::string busy;
+  for (int i = 0; i < 100 && busy.find("BUSY") == std::string::npos; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    busy = other->Call({"PING"});
+  }
+  outcome += " " + busy.substr(0, 5);
+  outcome += " " + other->Call({"SCRIPT", "KILL"}).substr(0, 12);
+  outcome += " shutdown: " + other->Call({"SHUTDOWN", "NOSAVE"});
+  outcome += ConnectionRefused(server.port()) ? " then refused" : " then accepted";
+  return outcome;
+}
+
+TEST(ScriptingShutdownDiffTest, ShutdownNosaveDuringABusyScriptStopsListeningAtOnce) {
+  std::unique_ptr<ServerProcess> kv = ServerProcess::StartKvserver();
+  std::unique_ptr<ServerProcess> redis = ServerProcess::StartRedis();
+  ASSERT_TRUE(kv && redis);
+  const std::string redis_outcome = ShutdownDuringBusyScript(*redis);
+  EXPECT_EQ(ShutdownDuringBusyScript(*kv), redis_outcome);
+  EXPECT_NE(redis_outcome.find("then refused"), std::string::npos) << redis_outcome;
+  EXPECT_EQ(kv->WaitExit(10000), 0);
 }
 
 }  // namespace
