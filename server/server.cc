@@ -452,6 +452,8 @@ void Server::OnPauseChanged() {
   }
   const int64_t now_ms = state_.clock->NowMs();
   state_.pause.Expire(now_ms);
+  // Expired keys are kept while the pause lasts (Db::KeepExpiredKeys).
+  state_.dbs.KeepExpiredKeys(state_.pause.type() != ClientPause::Type::kOff);
   if (state_.pause.type() == ClientPause::Type::kOff) {
     pause_timer_.cancel();
     return;

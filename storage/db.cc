@@ -25,11 +25,12 @@ bool Db::EraseKey(std::string_view key, bool lazy) {
   return true;
 }
 
-bool Db::ExpireVolatile(std::string_view key, int64_t now_ms) {
+bool Db::ExpireVolatile(std::string_view key, int64_t now_ms, bool keep) {
   auto it = expires_.find(key);
   // Redis's keyIsExpired(): a key is expired once the time is past its deadline, so at the
   // deadline itself it still exists (with a TTL of 0).
   if (it == expires_.end() || it->second >= now_ms || expiry_suspended_) return false;
+  if (keep) return true;
   expires_.erase(it);
   EraseKey(key, lazy_expire_);
   ++expired_keys_;
@@ -116,7 +117,7 @@ std::pair<Value*, bool> Db::Insert(std::string_view key, const std::string_view*
 
 void Db::SetString(std::string_view key, std::string_view value, int64_t expire_at_ms,
                    bool keep_ttl) {
-  ExpireIfNeeded(key, now_ms_);
+  ExpireBeforeStore(key, now_ms_);
   auto [v, inserted] = Insert(key, &value);
   if (inserted) {
     InitLru(*v);
@@ -135,7 +136,7 @@ void Db::SetString(std::string_view key, std::string_view value, int64_t expire_
 }
 
 Value& Db::FindOrInsert(std::string_view key, int64_t now_ms, bool* inserted) {
-  ExpireIfNeeded(key, now_ms);
+  ExpireBeforeStore(key, now_ms);
   auto [v, fresh] = Insert(key);
   *inserted = fresh;
   if (fresh) {
@@ -149,7 +150,7 @@ Value& Db::FindOrInsert(std::string_view key, int64_t now_ms, bool* inserted) {
 void Db::Put(std::string_view key, DetachedValue value, int64_t expire_at_ms) {
   // Sized for the string when it can be embedded, so that Adopt finds room for it.
   const std::string_view str = value.str.view();
-  ExpireIfNeeded(key, now_ms_);
+  ExpireBeforeStore(key, now_ms_);
   auto [v, inserted] = Insert(key, str.size() <= Value::kMaxEmbedded ? &str : nullptr);
   const uint32_t lru = value.lru;
   if (!inserted) ReleaseOverwritten(*v);
@@ -226,6 +227,9 @@ uint64_t Db::Scan(uint64_t cursor, absl::FunctionRef<void(std::string_view key)>
 }
 
 std::optional<std::string> Db::RandomKey(int64_t now_ms) {
+  // Expired keys kept during a pause never leave: past 100 of them, one is returned (as Redis
+  // 7.2, where 7.0 loops forever when every key has expired).
+  int tries = 100;
   while (size_ > 0) {
     NextRandom();
     // A random directory entry, then the first non-empty segment from there.
@@ -235,7 +239,7 @@ std::optional<std::string> Db::RandomKey(int64_t now_ms) {
     auto it = map.begin();
     std::advance(it, static_cast<ptrdiff_t>((rng_ >> 32) % map.size()));
     std::string key((*it)->key());
-    if (!ExpireIfNeeded(key, now_ms)) return key;
+    if (!ExpireIfNeeded(key, now_ms) || (keep_expired_ && --tries == 0)) return key;
   }
   return std::nullopt;
 }

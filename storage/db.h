@@ -74,6 +74,10 @@ class Db {
   // While loading an append-only file nothing expires (Redis's keyIsExpired while loading): the
   // file's commands ran before their keys' deadlines, and replay must see the keys they saw.
   void SuspendExpiry(bool on) { expiry_suspended_ = on; }
+  // While clients are paused, Redis keeps the dataset still: a lookup reports an expired key
+  // missing but leaves it in place (not deleted, not counted in expired_keys, no event) until the
+  // pause ends. A write that stores at such a key deletes it first, as always.
+  void KeepExpiredKeys(bool on) { keep_expired_ = on; }
   // Whether every added key is reported to the observer (keyspace notifications' "new" events);
   // off, an insertion costs no call.
   void ReportAdditions(bool on) { report_additions_ = on; }
@@ -230,9 +234,14 @@ class Db {
   // Deletes `key` if its deadline has passed; returns whether it did. Inline: with no volatile
   // key, the common case, a lookup pays one test.
   bool ExpireIfNeeded(std::string_view key, int64_t now_ms) {
-    return !expires_.empty() && ExpireVolatile(key, now_ms);
+    return !expires_.empty() && ExpireVolatile(key, now_ms, keep_expired_);
   }
-  bool ExpireVolatile(std::string_view key, int64_t now_ms);
+  // Before storing at `key`: an expired key there is deleted even while expired keys are kept.
+  void ExpireBeforeStore(std::string_view key, int64_t now_ms) {
+    if (!expires_.empty()) ExpireVolatile(key, now_ms, false);
+  }
+  // With `keep`, an expired key is reported (true) but stays.
+  bool ExpireVolatile(std::string_view key, int64_t now_ms, bool keep);
 
   std::vector<Segment*> dir_;
   std::vector<std::unique_ptr<Segment>> segments_;
@@ -244,6 +253,7 @@ class Db {
   size_t index_ = 0;
   bool report_additions_ = false;
   bool expiry_suspended_ = false;
+  bool keep_expired_ = false;
   bool lfu_ = false;
   int64_t lfu_log_factor_ = 10;
   int64_t lfu_decay_time_ = 1;

@@ -45,6 +45,10 @@ class DbSet {
   void SuspendExpiry(bool on) {
     for (Db& db : dbs_) db.SuspendExpiry(on);
   }
+  // See Db::KeepExpiredKeys.
+  void KeepExpiredKeys(bool on) {
+    for (Db& db : dbs_) db.KeepExpiredKeys(on);
+  }
   size_t TotalKeys() const;
   uint64_t ExpiredKeys() const;
   // Redis's active expire cycle: samples volatile keys of every database, 20 at a time, and keeps

@@ -343,6 +343,8 @@ void ClientPauseCmd(CommandContext& ctx) {
                                                           static_cast<uint64_t>(ctx.now_ms))
                                    : 0;
   ctx.server.pause.Pause(type, end, ctx.now_ms);
+  // Redis's expireIfNeeded keeps the dataset still while clients are paused.
+  ctx.server.dbs.KeepExpiredKeys(ctx.server.pause.type() != ClientPause::Type::kOff);
   if (ctx.server.pause_changed) ctx.server.pause_changed();
   ctx.reply.Ok();
 }
@@ -374,6 +376,7 @@ void ClientUnblock(CommandContext& ctx) {
 
 void ClientUnpause(CommandContext& ctx) {
   ctx.server.pause.Unpause();
+  ctx.server.dbs.KeepExpiredKeys(false);
   if (ctx.server.pause_changed) ctx.server.pause_changed();
   ctx.reply.Ok();
 }

@@ -216,6 +216,36 @@ TEST_F(DbTest, FindOrInsert) {
   EXPECT_EQ(db_.size(), 1u);
 }
 
+// While clients are paused (Redis's expireIfNeeded with checkClientPauseTimeoutAndReturnIfPaused)
+// an expired key reads as missing but stays, uncounted, until the pause ends.
+TEST_F(DbTest, KeptExpiredKeysReadAsMissingUntilReleased) {
+  db_.SetString("a", "v", now() + 10);
+  db_.SetString("b", "v", now() + 10);
+  db_.SetString("c", "v", now() + 10);
+  clock_.Advance(11);
+  db_.KeepExpiredKeys(true);
+  EXPECT_EQ(db_.Find("a", now()), nullptr);
+  EXPECT_FALSE(db_.Exists("b", now()));
+  EXPECT_FALSE(db_.Delete("b", now()));
+  EXPECT_EQ(db_.size(), 3u);
+  EXPECT_EQ(db_.expires_size(), 3u);
+  EXPECT_EQ(db_.expired_keys(), 0u);
+  // A random key is found even when every key has expired (100 tries, then an expired one).
+  EXPECT_TRUE(db_.RandomKey(now()).has_value());
+  // Storing at an expired key still replaces it.
+  bool inserted = false;
+  Value& fresh = db_.FindOrInsert("c", now(), &inserted);
+  EXPECT_TRUE(inserted);
+  EXPECT_EQ(fresh.str(), "");
+  EXPECT_EQ(db_.GetExpire("c"), kNoExpiry);
+  EXPECT_EQ(db_.expired_keys(), 1u);
+  db_.KeepExpiredKeys(false);
+  EXPECT_EQ(db_.Find("a", now()), nullptr);
+  EXPECT_FALSE(db_.Exists("b", now()));
+  EXPECT_EQ(db_.expired_keys(), 3u);
+  EXPECT_EQ(db_.size(), 1u);
+}
+
 // The tables come from operator new, the entries and strings from malloc: both are counted.
 // (Under AddressSanitizer mallinfo2 sees nothing, and only the tables are.)
 int64_t LiveBytes() { return g_live_bytes.load() + static_cast<int64_t>(mallinfo2().uordblks); }
