@@ -68,7 +68,8 @@ void AppendClientInfo(std::string& out, const ClientInfo& info, const ConnState&
   out += " rbs=" + std::to_string(info.rbs);
   out += " rbp=" + std::to_string(info.obl);
   out += " obl=" + std::to_string(info.obl);
-  out += " oll=0 omem=0";
+  out += " oll=" + std::to_string(info.oll);
+  out += " omem=" + std::to_string(info.omem);
   out += " tot-mem=" + std::to_string(info.tot_mem + argv_mem);
   // Replies of the running batch are not "waiting for the socket" yet, as Redis installs its
   // write handler only when a write falls short.

@@ -22,7 +22,9 @@ struct ClientInfo {
   size_t qbuf = 0;       // bytes in the query buffer
   size_t qbuf_free = 0;  // room left in it
   size_t rbs = 0;        // capacity of the reply buffer
-  size_t obl = 0;        // reply bytes waiting to be written
+  size_t obl = 0;        // reply bytes waiting in the first 16 KB (Redis's fixed reply buffer)
+  size_t oll = 0;        // 16 KB blocks beyond it (Redis's reply list)
+  size_t omem = 0;       // reply bytes beyond it: what client-output-buffer-limit counts
   size_t tot_mem = 0;    // memory the connection holds
   bool writing = false;  // replies are waiting for the socket (events=rw)
 };

@@ -117,7 +117,10 @@ ClientInfo Connection::Describe() const {
   info.qbuf = in_.size();
   info.qbuf_free = in_.capacity() - in_.size();
   info.rbs = out_.capacity();
-  info.obl = out_.size();
+  // As Redis's fixed 16 KB reply buffer and its reply list: what the output limits count.
+  info.obl = std::min(out_.size(), kUncountedOutput);
+  info.omem = out_.size() - info.obl;
+  info.oll = (info.omem + kUncountedOutput - 1) / kUncountedOutput;
   info.tot_mem = sizeof(Connection) + in_.capacity() + out_.capacity() + state_.name.capacity();
   info.writing = !out_.empty();
   return info;

@@ -1,0 +1,96 @@
+// Clients' output buffers, on kvserver and on redis-server 7.0.15, each started for the test: the
+// same steps must hold for both (Redis's unit/obuf-limits and unit/maxmemory check the same). A
+// subscriber that does not read shows its pending output in CLIENT LIST's omem until the hard
+// limit drops it; and a reply whose count a client chose (HRANDFIELD -999999999) stops at the
+// limit and the client is closed without any of it.
+
+#include <chrono>
+#include <memory>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "tests/support/resp_client.h"
+#include "tests/support/server_process.h"
+
+namespace kv::test {
+namespace {
+
+using Starter = std::unique_ptr<ServerProcess> (*)(const std::vector<std::string>&);
+
+class OutputLimits : public ::testing::TestWithParam<Starter> {};
+
+// The value of `name` in an INFO reply, -1 when absent.
+long long InfoNumber(const std::string& info, const std::string& name) {
+  const size_t at = info.find("\n" + name + ":");
+  return at == std::string::npos ? -1 : std::stoll(info.substr(at + name.size() + 2));
+}
+
+// omem of the client named `name` in CLIENT LIST, -1 when it is not listed.
+long long OutputMemory(RawConnection& c, const std::string& name) {
+  const std::string list = c.Call({"CLIENT", "LIST"});
+  std::smatch m;
+  if (!std::regex_search(list, m, std::regex("name=" + name + " .* omem=([0-9]+)"))) return -1;
+  return std::stoll(m[1]);
+}
+
+TEST_P(OutputLimits, SubscriberThatDoesNotReadShowsItsOutputUntilDropped) {
+  auto server = GetParam()({});
+  ASSERT_TRUE(server);
+  auto c = RawConnection::Connect(server->port());
+  auto sub = RawConnection::Connect(server->port());
+  ASSERT_TRUE(c && sub);
+  ASSERT_EQ(c->Call({"CONFIG", "SET", "client-output-buffer-limit", "pubsub 100000 0 0"}),
+            "+OK\r\n");
+  ASSERT_EQ(sub->Call({"CLIENT", "SETNAME", "sub"}), "+OK\r\n");
+  ASSERT_NE(sub->Call({"SUBSCRIBE", "foo"}), "<no reply>");
+  // The socket's buffers fill first; then the output waits in the server and shows as omem.
+  const std::string message(1000, 'x');
+  long long last = 0, omem = 0;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while ((omem = OutputMemory(*c, "sub")) >= 0 && std::chrono::steady_clock::now() < deadline) {
+    last = omem;
+    for (int i = 0; i < 5; ++i) c->Call({"PUBLISH", "foo", message});
+  }
+  EXPECT_EQ(omem, -1) << "the subscriber was never dropped";
+  EXPECT_GE(last, 70000);
+  EXPECT_LT(last, 200000);
+}
+
+TEST_P(OutputLimits, HugeRandomCountStopsAtTheLimitWithoutReplying) {
+  auto server = GetParam()({});
+  ASSERT_TRUE(server);
+  auto c = RawConnection::Connect(server->port());
+  ASSERT_TRUE(c);
+  ASSERT_EQ(c->Call({"CONFIG", "SET", "client-output-buffer-limit", "normal 1000000 0 0"}),
+            "+OK\r\n");
+  ASSERT_EQ(c->Call({"HSET", "myhash", "a", "b"}), ":1\r\n");
+  ASSERT_EQ(c->Call({"SADD", "myset", "a"}), ":1\r\n");
+  ASSERT_EQ(c->Call({"ZADD", "myzset", "1", "a"}), ":1\r\n");
+  for (const std::vector<std::string>& command :
+       std::vector<std::vector<std::string>>{{"HRANDFIELD", "myhash", "-999999999"},
+                                             {"HRANDFIELD", "myhash", "-999999999", "WITHVALUES"},
+                                             {"SRANDMEMBER", "myset", "-999999999"},
+                                             {"ZRANDMEMBER", "myzset", "-999999999"}}) {
+    auto victim = RawConnection::Connect(server->port());
+    ASSERT_TRUE(victim);
+    ASSERT_TRUE(victim->Send(EncodeCommand(command)));
+    long n = 0;
+    while ((n = victim->ReadSome(10000)) > 0) {
+    }
+    EXPECT_EQ(n, 0) << "not closed: " << command[0];
+    EXPECT_EQ(victim->pending().size(), 0u) << command[0] << " sent part of its reply";
+  }
+  EXPECT_EQ(c->Call({"PING"}), "+PONG\r\n");
+}
+
+INSTANTIATE_TEST_SUITE_P(BothServers, OutputLimits,
+                         ::testing::Values(&ServerProcess::StartKvserver,
+                                           &ServerProcess::StartRedis),
+                         [](const ::testing::TestParamInfo<Starter>& info) {
+                           return info.index == 0 ? std::string("Kvserver") : std::string("Redis");
+                         });
+
+}  // namespace
+}  // namespace kv::test
