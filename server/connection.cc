@@ -205,6 +205,12 @@ void Connection::FlushPushed() {
     Close();
     return;
   }
+  // Written out, the frames' buffer goes unless it is small, as Redis frees its reply list once
+  // written and keeps only the 16 KB buffer: a client that only receives (a subscriber, a
+  // tracking client) keeps nothing for a burst. Kept, ten tracking clients' buffers grown by the
+  // invalidations of evicted keys counted as used memory, and eviction fed on itself until the
+  // database was empty (unit/maxmemory).
+  out_.ShrinkIfEmpty(kUncountedOutput);
   if (!out_.empty() && idle_read_) {
     // The socket did not take everything: the loop waits for it to be writable instead.
     idle_read_ = false;

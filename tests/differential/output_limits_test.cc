@@ -1,13 +1,15 @@
 // Clients' output buffers, on kvserver and on redis-server 7.0.15, each started for the test: the
 // same steps must hold for both (Redis's unit/obuf-limits and unit/maxmemory check the same). A
 // subscriber that does not read shows its pending output in CLIENT LIST's omem until the hard
-// limit drops it; and a reply whose count a client chose (HRANDFIELD -999999999) stops at the
-// limit and the client is closed without any of it.
+// limit drops it; a reply whose count a client chose (HRANDFIELD -999999999) stops at the limit
+// and the client is closed without any of it; and the invalidations that evicted keys send to
+// tracking clients do not make eviction go on until the database is empty.
 
 #include <chrono>
 #include <memory>
 #include <regex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -83,6 +85,46 @@ TEST_P(OutputLimits, HugeRandomCountStopsAtTheLimitWithoutReplying) {
     EXPECT_EQ(victim->pending().size(), 0u) << command[0] << " sent part of its reply";
   }
   EXPECT_EQ(c->Call({"PING"}), "+PONG\r\n");
+}
+
+TEST_P(OutputLimits, TrackingInvalidationsDoNotFeedEviction) {
+  auto server = GetParam()({});
+  ASSERT_TRUE(server);
+  auto c = RawConnection::Connect(server->port());
+  ASSERT_TRUE(c);
+  for (const std::vector<std::string>& setting :
+       std::vector<std::vector<std::string>>{{"latency-tracking", "no"},
+                                             {"maxmemory", "0"},
+                                             {"maxmemory-policy", "allkeys-lru"},
+                                             {"maxmemory-eviction-tenacity", "100"}}) {
+    ASSERT_EQ(c->Call({"CONFIG", "SET", setting[0], setting[1]}), "+OK\r\n") << setting[0];
+  }
+  // Ten RESP3 clients track 300 keys with 1 KB names, then read nothing more.
+  std::vector<std::unique_ptr<RawConnection>> trackers;
+  for (int i = 0; i < 10; ++i) {
+    trackers.push_back(RawConnection::Connect(server->port()));
+    ASSERT_TRUE(trackers.back());
+    ASSERT_NE(trackers.back()->Call({"HELLO", "3"}), "<no reply>");
+    ASSERT_EQ(trackers.back()->Call({"CLIENT", "TRACKING", "on"}), "+OK\r\n");
+  }
+  for (int j = 0; j < 300; ++j) {
+    const std::string key = std::to_string(j) + std::string(1000, 'x');
+    ASSERT_EQ(c->Call({"SET", key, "x"}), "+OK\r\n");
+    for (auto& t : trackers) ASSERT_EQ(t->Call({"GET", key}), "$1\r\nx\r\n");
+  }
+  // As the Tcl test: the input buffers' excess goes with the cron first.
+  std::this_thread::sleep_for(std::chrono::milliseconds(1100));
+  const long long used = InfoNumber(c->Call({"INFO", "memory"}), "used_memory");
+  ASSERT_GT(used, 0);
+  ASSERT_EQ(c->Call({"CONFIG", "SET", "maxmemory", std::to_string(used - 40000)}), "+OK\r\n");
+  const long long evicted = InfoNumber(c->Call({"INFO", "stats"}), "evicted_keys");
+  const std::string dbsize = c->Call({"DBSIZE"});
+  const long long keys = std::stoll(dbsize.substr(1));
+  EXPECT_GE(keys, 200) << "eviction emptied the database";
+  EXPECT_LE(keys, 300);
+  EXPECT_GE(evicted, 10);
+  EXPECT_LE(evicted, 50);
+  c->Call({"CONFIG", "SET", "maxmemory", "0"});
 }
 
 INSTANTIATE_TEST_SUITE_P(BothServers, OutputLimits,
