@@ -15,6 +15,7 @@
 #include "storage/hash.h"
 #include "storage/list.h"
 #include "storage/set.h"
+#include "storage/stream.h"
 #include "storage/zset.h"
 
 namespace kv {
@@ -59,6 +60,96 @@ std::string FormatScore(double d) {
   char buf[128];
   const int n = std::snprintf(buf, sizeof buf, "%.17g", d);
   return std::string(buf, static_cast<size_t>(n));
+}
+
+// A command written piece by piece, as Redis's rioWriteBulkCount and rioWriteBulkString: the
+// argument count, then each argument as a bulk string.
+void AppendArgCount(std::string& out, size_t n) {
+  out += '*';
+  out += std::to_string(n);
+  out += "\r\n";
+}
+
+void AppendBulk(std::string& out, std::string_view s) {
+  out += '$';
+  out += std::to_string(s.size());
+  out += "\r\n";
+  out.append(s);
+  out += "\r\n";
+}
+
+void AppendBulk(std::string& out, int64_t n) { AppendBulk(out, std::to_string(n)); }
+void AppendBulk(std::string& out, StreamId id) { AppendBulk(out, id.ToString()); }
+
+// Redis's rewriteStreamObject: the entries as XADDs (an empty stream as XADD MAXLEN 0 of a
+// placeholder entry), XSETID for the last id and counters, then per group XGROUP CREATE with its
+// entries-read, per consumer an XCLAIM ... FORCE of each pending entry with its delivery time and
+// count, or XGROUP CREATECONSUMER for a consumer with nothing pending.
+void AppendStream(std::string& out, std::string_view key, const Stream& s) {
+  if (s.length() != 0) {
+    Stream::Iterator it(s, StreamId{}, StreamId::Max(), false);
+    StreamId id;
+    int64_t num_fields;
+    char field_buf[ListPackValue::kIntBufSize];
+    char value_buf[ListPackValue::kIntBufSize];
+    while (it.Next(&id, &num_fields)) {
+      AppendArgCount(out, 3 + 2 * static_cast<size_t>(num_fields));
+      AppendBulk(out, "XADD");
+      AppendBulk(out, key);
+      AppendBulk(out, id);
+      for (int64_t i = 0; i < num_fields; ++i) {
+        ListPackValue field, value;
+        it.NextField(&field, &value);
+        AppendBulk(out, field.ToString(field_buf));
+        AppendBulk(out, value.ToString(value_buf));
+      }
+    }
+  } else {
+    const std::string_view argv[] = {"XADD", key, "MAXLEN", "0", "0-1", "x", "y"};
+    AppendRespCommand(out, argv);
+  }
+  AppendArgCount(out, 7);
+  AppendBulk(out, "XSETID");
+  AppendBulk(out, key);
+  AppendBulk(out, s.last_id());
+  AppendBulk(out, "ENTRIESADDED");
+  AppendBulk(out, static_cast<int64_t>(s.entries_added()));
+  AppendBulk(out, "MAXDELETEDID");
+  AppendBulk(out, s.max_deleted_id());
+  for (const auto& [group_name, group] : s.groups()) {
+    AppendArgCount(out, 7);
+    AppendBulk(out, "XGROUP");
+    AppendBulk(out, "CREATE");
+    AppendBulk(out, key);
+    AppendBulk(out, group_name);
+    AppendBulk(out, group->last_id);
+    AppendBulk(out, "ENTRIESREAD");
+    AppendBulk(out, group->entries_read);
+    for (const auto& [consumer_name, consumer] : group->consumers) {
+      if (consumer->pel.empty()) {
+        const std::string_view argv[] = {"XGROUP", "CREATECONSUMER", key, group_name,
+                                         consumer_name};
+        AppendRespCommand(out, argv);
+        continue;
+      }
+      for (StreamId id : consumer->pel) {
+        const StreamNack& nack = group->pel.at(id);
+        AppendArgCount(out, 12);
+        AppendBulk(out, "XCLAIM");
+        AppendBulk(out, key);
+        AppendBulk(out, group_name);
+        AppendBulk(out, consumer_name);
+        AppendBulk(out, "0");
+        AppendBulk(out, id);
+        AppendBulk(out, "TIME");
+        AppendBulk(out, nack.delivery_time);
+        AppendBulk(out, "RETRYCOUNT");
+        AppendBulk(out, static_cast<int64_t>(nack.delivery_count));
+        AppendBulk(out, "JUSTID");
+        AppendBulk(out, "FORCE");
+      }
+    }
+  }
 }
 
 }  // namespace
@@ -126,9 +217,11 @@ std::optional<std::string> WriteAofCommandsBase(const DbSet& dbs, const std::str
           for (const auto& [f, value] : items) w.Add({f, value});
           break;
         }
+        case ValueType::kStream:
+          AppendStream(out, key, v.As<Stream>());
+          break;
         default:
-          error = "the AOF rewrite without an RDB preamble cannot write a stream yet (key '" +
-                  std::string(key) + "')";
+          error = "the AOF rewrite cannot write the value of key '" + std::string(key) + "'";
           return;
       }
       const int64_t at = db.GetExpire(key);

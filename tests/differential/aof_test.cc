@@ -9,6 +9,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <regex>
 #include <sstream>
 #include <string>
@@ -25,13 +26,11 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Every history in its own key over databases 0 to 2, BGREWRITEAOF (an RDB base holds them),
-// then commands that go to the incremental file. Without `streams` the stream histories are left
-// out: a base written as commands cannot hold a stream yet (kvserver refuses that rewrite).
-void Populate(RawConnection& c, bool streams = true) {
+// Every history in its own key over databases 0 to 2, BGREWRITEAOF (a base holds them), then
+// commands that go to the incremental file.
+void Populate(RawConnection& c) {
   const std::vector<History> histories = Histories();
   for (size_t i = 0; i < histories.size(); ++i) {
-    if (!streams && histories[i].encoding == "stream") continue;
     c.Call({"select", std::to_string(i % 3)});
     for (const Args& cmd : histories[i].setup) c.Call(cmd);
     c.Call({"rename", "k", "key:" + std::to_string(i)});
@@ -140,11 +139,12 @@ TEST(AofFilesTest, KvserverCommandsBaseLoadsIntoRedis) {
     auto kv_server = ServerProcess::StartKvserver(args);
     ASSERT_NE(kv_server, nullptr);
     auto kv = RawConnection::Connect(kv_server->port());
-    Populate(*kv, /*streams=*/false);
+    Populate(*kv);
     kv_server->Stop(9);
   }
   const std::string base = ReadFile(dir + "/appendonlydir/appendonly.aof.2.base.aof");
   ASSERT_EQ(base.substr(0, 21), "*2\r\n$6\r\nSELECT\r\n$1\r\n0") << base.substr(0, 200);
+  ASSERT_NE(base.find("$6\r\nXCLAIM\r\n"), std::string::npos);
   auto kv_server = ServerProcess::StartKvserver(WithDir(CopyAofDir(dir)));
   auto redis_server = ServerProcess::StartRedis(WithDir(CopyAofDir(dir)));
   ASSERT_NE(kv_server, nullptr);
@@ -156,6 +156,158 @@ TEST(AofFilesTest, KvserverCommandsBaseLoadsIntoRedis) {
   const std::string log = ReadFile(redis_server->log_path());
   EXPECT_NE(log.find("DB loaded from base file appendonly.aof.2.base.aof"), std::string::npos)
       << log;
+}
+
+// Redis's directory with a base written as commands into kvserver: the streams come as XADD,
+// XSETID, XGROUP CREATE, XGROUP CREATECONSUMER and XCLAIM ... FORCE.
+TEST(AofFilesTest, RedisCommandsBaseLoadsIntoKvserver) {
+  const std::string dir = MakeTempDir();
+  std::vector<std::string> args = WithDir(dir);
+  args.insert(args.end(), {"--aof-use-rdb-preamble", "no"});
+  {
+    auto redis_server = ServerProcess::StartRedis(args);
+    ASSERT_NE(redis_server, nullptr);
+    auto redis = RawConnection::Connect(redis_server->port());
+    Populate(*redis);
+  }
+  const std::string base = ReadFile(dir + "/appendonlydir/appendonly.aof.2.base.aof");
+  ASSERT_NE(base.find("$14\r\nCREATECONSUMER\r\n"), std::string::npos) << base.substr(0, 200);
+  auto kv_server = ServerProcess::StartKvserver(WithDir(CopyAofDir(dir)));
+  auto redis_server = ServerProcess::StartRedis(WithDir(CopyAofDir(dir)));
+  ASSERT_NE(kv_server, nullptr);
+  ASSERT_NE(redis_server, nullptr);
+  auto kv = RawConnection::Connect(kv_server->port());
+  auto redis = RawConnection::Connect(redis_server->port());
+  WaitLoaded(*redis);
+  ExpectSameDataset(*kv, *redis);
+  const std::string log = kv_server->ReadLog();
+  EXPECT_NE(log.find("DB loaded from base file appendonly.aof.2.base.aof"), std::string::npos)
+      << log;
+}
+
+// Streams that the histories do not cover: several groups, consumers with and without pending
+// entries, claimed entries with their own times and counts, deleted entries (pending ones
+// among them), an empty stream with a group and a raised last id.
+std::vector<Args> StreamHistory() {
+  std::vector<Args> h;
+  for (int i = 1; i <= 30; ++i) {
+    h.push_back({"xadd", "s", std::to_string(i) + "-" + std::to_string(i % 3), "f",
+                 std::to_string(i), "g", std::string(i, 'x')});
+  }
+  for (const Args& cmd : std::vector<Args>{
+           {"xgroup", "create", "s", "g1", "0", "entriesread", "0"},
+           {"xgroup", "create", "s", "g2", "5-2"},
+           {"xgroup", "create", "s", "g3", "$"},
+           {"xreadgroup", "group", "g1", "alice", "count", "6", "streams", "s", ">"},
+           {"xreadgroup", "group", "g1", "bob", "count", "4", "streams", "s", ">"},
+           {"xreadgroup", "group", "g2", "carol", "noack", "count", "3", "streams", "s", ">"},
+           {"xreadgroup", "group", "g2", "dave", "count", "2", "streams", "s", ">"},
+           {"xgroup", "createconsumer", "s", "g1", "erin"},
+           {"xgroup", "createconsumer", "s", "g3", "frank"},
+           {"xack", "s", "g1", "2-2", "3-0"},
+           {"xclaim", "s", "g1", "bob", "0", "1-1", "time", "1234567", "retrycount", "9"},
+           {"xclaim", "s", "g1", "erin", "0", "4-1", "idle", "1000", "justid"},
+           {"xdel", "s", "5-2", "20-2", "30-0"},
+           {"xdel", "s", "14-2"},
+           {"xgroup", "create", "e", "g", "$", "mkstream"},
+           {"xgroup", "createconsumer", "e", "g", "c"},
+           {"xgroup", "create", "e2", "g", "$", "mkstream"},
+           {"xsetid", "e2", "7-7", "entriesadded", "12", "maxdeletedid", "6-0"},
+           {"xadd", "e3", "1-1", "a", "b"},
+           {"xdel", "e3", "1-1"},
+       }) {
+    h.push_back(cmd);
+  }
+  return h;
+}
+
+const char* const kStreamKeys[] = {"s", "e", "e2", "e3"};
+
+// XINFO STREAM FULL with the consumers' seen times blanked: replaying a consumer's commands
+// (XCLAIM, XGROUP CREATECONSUMER) marks it seen at load time, in Redis as here.
+std::string StreamFullButSeenTimes(RawConnection& c, const std::string& key) {
+  auto r = ParseReply(c.Call({"xinfo", "stream", key, "full"}));
+  if (!r) return "unparsable";
+  std::function<void(RespReply&)> blank = [&](RespReply& x) {
+    for (size_t i = 0; i + 1 < x.elements.size(); ++i) {
+      if (x.elements[i].str == "seen-time") x.elements[i + 1].integer = 0;
+    }
+    for (RespReply& e : x.elements) blank(e);
+  };
+  blank(*r);
+  return Describe(*r);
+}
+
+// A base written as commands, then a restart: every stream reads back the same, delivery times
+// and counts included (a pending entry whose stream entry was deleted is gone, as it is when
+// Redis loads such a base: XCLAIM drops it).
+TEST(AofFilesTest, StreamsSurviveCommandsRewriteAndRestart) {
+  const std::string dir = MakeTempDir();
+  std::vector<std::string> args = WithDir(dir);
+  args.insert(args.end(), {"--aof-use-rdb-preamble", "no"});
+  std::vector<std::string> before;
+  {
+    auto kv_server = ServerProcess::StartKvserver(args);
+    ASSERT_NE(kv_server, nullptr);
+    auto kv = RawConnection::Connect(kv_server->port());
+    for (const Args& cmd : StreamHistory()) kv->Call(cmd);
+    // The deleted pending entry 5-2 (alice's) leaves the PEL first, as the replay would drop it.
+    kv->Call({"xautoclaim", "s", "g1", "bob", "0", "5-2", "count", "1", "justid"});
+    for (const char* key : kStreamKeys) before.push_back(StreamFullButSeenTimes(*kv, key));
+    ASSERT_EQ(kv->Call({"bgrewriteaof"}), "+Background append only file rewriting started\r\n");
+    ASSERT_TRUE(WaitForPersistenceInfo(*kv, "aof_rewrite_in_progress:0\r\n"));
+    ASSERT_TRUE(WaitForPersistenceInfo(*kv, "aof_last_bgrewrite_status:ok\r\n"));
+    kv_server->Stop(9);
+  }
+  const std::string base = ReadFile(dir + "/appendonlydir/appendonly.aof.2.base.aof");
+  ASSERT_NE(base.find("$4\r\nXADD\r\n"), std::string::npos) << base.substr(0, 300);
+  auto kv_server = ServerProcess::StartKvserver(args);
+  ASSERT_NE(kv_server, nullptr);
+  auto kv = RawConnection::Connect(kv_server->port());
+  size_t i = 0;
+  for (const char* key : kStreamKeys) {
+    SCOPED_TRACE(key);
+    EXPECT_EQ(StreamFullButSeenTimes(*kv, key), before[i++]);
+  }
+  EXPECT_NE(before[0].find("1234567"), std::string::npos) << before[0];
+}
+
+// The base file of the same streams written by kvserver and by redis-server (aof-use-rdb-preamble
+// no), byte for byte but for the delivery times the clock gave.
+TEST(AofFilesTest, StreamCommandsBaseMatchesRedis) {
+  auto base_after = [](bool redis) -> std::string {
+    const std::string dir = MakeTempDir();
+    std::vector<std::string> args = WithDir(dir);
+    args.insert(args.end(), {"--aof-use-rdb-preamble", "no"});
+    auto server = redis ? ServerProcess::StartRedis(args) : ServerProcess::StartKvserver(args);
+    if (!server) return "did not start";
+    auto c = RawConnection::Connect(server->port());
+    // One key a database: the order of keys within a database is the hash table's.
+    const std::vector<Args> history = StreamHistory();
+    int db = 0;
+    for (const Args& cmd : history) {
+      const std::string key = cmd[0] == "xgroup"       ? cmd[2]
+                              : cmd[0] == "xreadgroup" ? cmd[cmd.size() - 2]
+                                                       : cmd[1];
+      const int want = key == "s" ? 0 : key == "e" ? 1 : key == "e2" ? 2 : 3;
+      if (want != db) c->Call({"select", std::to_string(db = want)});
+      c->Call(cmd);
+    }
+    c->Call({"bgrewriteaof"});
+    if (!WaitForPersistenceInfo(*c, "aof_rewrite_in_progress:0\r\n")) return "no rewrite";
+    server->Stop();
+    static const std::regex kTime("\\$13\\r\\n1[0-9]{12}\\r\\n");
+    return std::regex_replace(ReadFile(dir + "/appendonlydir/appendonly.aof.2.base.aof"), kTime,
+                              "<ms>\r\n");
+  };
+  const std::string kv = base_after(false);
+  const std::string redis = base_after(true);
+  EXPECT_GT(redis.size(), 1000u);
+  // Every kind of command rewriteStreamObject writes is there.
+  for (const char* word : {"XADD", "XSETID", "XGROUP", "CREATECONSUMER", "XCLAIM", "MAXLEN"}) {
+    EXPECT_NE(redis.find(std::string("\r\n") + word + "\r\n"), std::string::npos) << word;
+  }
+  EXPECT_EQ(kv, redis);
 }
 
 TEST(AofFilesTest, KvserverDirectoryLoadsIntoRedis) {
