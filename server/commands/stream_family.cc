@@ -197,11 +197,47 @@ StreamConsumer* CreateConsumer(CommandContext& ctx, StreamGroup& g, std::string_
   return c;
 }
 
+// What a consumer group's reads and claims send to the AOF in place of the command (Redis's
+// streamPropagateXCLAIM, streamPropagateGroupID and streamPropagateConsumerCreation): commands
+// that replay the same change whatever the clock and the entries' state then.
+
+// XCLAIM <key> <group> <consumer> 0 <id> TIME <ms> RETRYCOUNT <count> FORCE JUSTID LASTID <id>:
+// the pending entry `id` (as the client wrote it, or formatted) as it is now.
+void PropagateClaim(CommandContext& ctx, std::string_view key, std::string_view group_name,
+                    const StreamGroup& g, std::string_view id, const StreamNack& nack) {
+  if (!ctx.Propagating()) return;
+  ctx.AlsoPropagate({"XCLAIM", std::string(key), std::string(group_name), nack.consumer->name, "0",
+                     std::string(id), "TIME", std::to_string(nack.delivery_time), "RETRYCOUNT",
+                     std::to_string(nack.delivery_count), "FORCE", "JUSTID", "LASTID",
+                     g.last_id.ToString()});
+}
+
+// XGROUP SETID <key> <group> <last id> ENTRIESREAD <n>: a group's position moved without a
+// claim to carry it (NOACK reads, XCLAIM LASTID alone).
+void PropagateGroupId(CommandContext& ctx, std::string_view key, std::string_view group_name,
+                      const StreamGroup& g) {
+  if (!ctx.Propagating()) return;
+  ctx.AlsoPropagate({"XGROUP", "SETID", std::string(key), std::string(group_name),
+                     g.last_id.ToString(), "ENTRIESREAD", std::to_string(g.entries_read)});
+}
+
+// XGROUP CREATECONSUMER <key> <group> <consumer>: a consumer a NOACK read created (no claim will
+// create it on replay).
+void PropagateConsumerCreation(CommandContext& ctx, std::string_view key,
+                               std::string_view group_name, std::string_view consumer) {
+  if (!ctx.Propagating()) return;
+  ctx.AlsoPropagate({"XGROUP", "CREATECONSUMER", std::string(key), std::string(group_name),
+                     std::string(consumer)});
+}
+
 struct GroupRead {
   StreamGroup* group = nullptr;
   StreamConsumer* consumer = nullptr;
   bool noack = false;
   bool history = false;
+  // The key and group name as the client wrote them (what is propagated).
+  std::string_view key;
+  std::string_view group_name;
 };
 
 // Redis's streamReplyWithRangeFromConsumerPEL: the consumer's pending entries from `start`.
@@ -241,13 +277,24 @@ size_t ReplyRange(CommandContext& ctx, Stream& s, StreamId start, StreamId end, 
   int64_t num_fields;
   size_t n = 0;
   const int64_t now = g != nullptr ? NowMs(ctx) : 0;
+  bool propagate_last_id = false;
   while (it.Next(&id, &num_fields)) {
-    if (g != nullptr && id > g->group->last_id) s.AdvanceGroup(*g->group, id);
+    if (g != nullptr && id > g->group->last_id) {
+      s.AdvanceGroup(*g->group, id);
+      // Without NOACK the claims carry the group's last id (LASTID).
+      if (g->noack) propagate_last_id = true;
+    }
     ReplyEntry(out.writer(), it, id, num_fields);
-    if (g != nullptr && !g->noack) g->group->Deliver(id, g->consumer, now);
+    if (g != nullptr && !g->noack) {
+      g->group->Deliver(id, g->consumer, now);
+      if (ctx.Propagating()) {
+        PropagateClaim(ctx, g->key, g->group_name, *g->group, id.ToString(), g->group->pel.at(id));
+      }
+    }
     ++n;
     if (count != 0 && n == count) break;
   }
+  if (propagate_last_id) PropagateGroupId(ctx, g->key, g->group_name, *g->group);
   out.Finish(n);
   return n;
 }
@@ -513,6 +560,8 @@ StreamId LastValidId(const Stream& s) {
 // XREAD and XREADGROUP (xreadCommand). A client served again after blocking (ctx.blocked_key
 // set) is served from that key only, as Redis's serveClientsBlockedOnStreamKey.
 void ReadGeneric(CommandContext& ctx, bool xreadgroup) {
+  // XREADGROUP goes to the AOF as the claims and group changes it made, never as itself.
+  ctx.PreventPropagation();
   const auto& args = ctx.args;
   const size_t argc = args.size();
   int64_t timeout = -1;
@@ -667,11 +716,14 @@ void ReadGeneric(CommandContext& ctx, bool xreadgroup) {
         g.consumer = g.group->FindConsumer(consumer_name);
         if (g.consumer == nullptr) {
           g.consumer = CreateConsumer(ctx, *g.group, consumer_name, keys[k]);
+          if (noack) PropagateConsumerCreation(ctx, keys[k], group_name, consumer_name);
         } else {
           g.consumer->seen_time = NowMs(ctx);
         }
         g.noack = noack;
         g.history = history[k];
+        g.key = keys[k];
+        g.group_name = group_name;
         ReplyRange(ctx, *s, start, StreamId::Max(), limit, false, &g);
         ctx.CountChanges();
       } else {
@@ -1008,6 +1060,8 @@ void XClaim(CommandContext& ctx) {
   if (!ReadAggregate<Stream>(ctx, ctx.args[1], &s)) return;
   StreamGroup* g = s != nullptr ? s->FindGroup(ctx.args[2]) : nullptr;
   if (g == nullptr) return ctx.reply.Error(NoKeyOrGroup(ctx.args[1], ctx.args[2]));
+  // Propagated as one XCLAIM ... FORCE per entry claimed or dropped (or an XGROUP SETID).
+  ctx.PreventPropagation();
   int64_t minidle;
   if (!ParseLongLong(ctx, ctx.args[4], &minidle, "Invalid min-idle-time argument for XCLAIM")) {
     return;
@@ -1075,11 +1129,14 @@ void XClaim(CommandContext& ctx) {
   StreamConsumer* consumer = nullptr;
   DeferredArray out(ctx.reply);
   size_t n = 0;
-  for (StreamId id : ids) {
+  for (size_t i = 0; i < ids.size(); ++i) {
+    const StreamId id = ids[i];
+    const std::string_view id_arg = ctx.args[5 + i];
     auto nit = g->pel.find(id);
     if (!s->Contains(id)) {
       // Pending but deleted: it leaves the PEL.
       if (nit != g->pel.end()) {
+        PropagateClaim(ctx, ctx.args[1], ctx.args[2], *g, id_arg, nit->second);
         g->Ack(id);
         ctx.CountChanges();
         last_id_alone = false;
@@ -1121,10 +1178,14 @@ void XClaim(CommandContext& ctx) {
       ReplyOneEntry(out.writer(), *s, id);
     }
     ++n;
+    PropagateClaim(ctx, ctx.args[1], ctx.args[2], *g, id_arg, nack);
     ctx.CountChanges();
     last_id_alone = false;
   }
-  if (last_id_alone) ctx.CountChanges();
+  if (last_id_alone) {
+    PropagateGroupId(ctx, ctx.args[1], ctx.args[2], *g);
+    ctx.CountChanges();
+  }
   out.Finish(n);
 }
 
@@ -1172,6 +1233,8 @@ void XAutoClaim(CommandContext& ctx) {
         "Insufficient memory, failed allocating transient memory, COUNT too high.");
   }
 
+  // Propagated as one XCLAIM ... FORCE per entry claimed or dropped.
+  ctx.PreventPropagation();
   const int64_t now = NowMs(ctx);
   const std::string_view name = ctx.args[3];
   StreamConsumer* consumer = nullptr;
@@ -1185,6 +1248,7 @@ void XAutoClaim(CommandContext& ctx) {
     StreamNack& nack = it->second;
     if (!s->Contains(id)) {
       // Pending but deleted: it leaves the PEL and is reported.
+      if (ctx.Propagating()) PropagateClaim(ctx, ctx.args[1], ctx.args[2], *g, id.ToString(), nack);
       ++it;
       nack.consumer->pel.erase(id);
       g->pel.erase(id);
@@ -1215,6 +1279,7 @@ void XAutoClaim(CommandContext& ctx) {
     }
     ++n;
     --count;
+    if (ctx.Propagating()) PropagateClaim(ctx, ctx.args[1], ctx.args[2], *g, id.ToString(), nack);
     ctx.CountChanges();
     ++it;
   }
