@@ -34,6 +34,11 @@ bool FileExists(const std::string& path) {
   return ::stat(path.c_str(), &st) == 0;
 }
 
+bool DirExists(const std::string& path) {
+  struct stat st;
+  return ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
 int64_t FileSize(const std::string& path) {
   struct stat st;
   return ::stat(path.c_str(), &st) == 0 ? static_cast<int64_t>(st.st_size) : 0;
@@ -158,7 +163,45 @@ int AppendOnlyFile::LoadOne(const AofFileInfo& f) {
   return static_cast<int>(LoadAppendOnlyFile(s_, s_.config.appenddirname, f.name, options));
 }
 
+bool AppendOnlyFile::OldFileToUpgrade() const {
+  // An appendfilename in dir: a Redis older than 7.0 wrote it, unless a manifest already lists
+  // files (the old file is then left alone). The third case is an upgrade cut short between
+  // the manifest's write and the file's move.
+  const std::string& name = s_.config.appendfilename;
+  if (!FileExists(name)) return false;
+  return !DirExists(s_.config.appenddirname) || manifest_.empty() ||
+         (manifest_.base && manifest_.incr.empty() && manifest_.base->name == name &&
+          !FileExists(DirPath(name)));
+}
+
+std::optional<std::string> AppendOnlyFile::UpgradeOldFile() {
+  const Config& c = s_.config;
+  if (::mkdir(c.appenddirname.c_str(), 0755) == -1 && errno != EEXIST) {
+    std::string e =
+        absl::StrCat("Can't open or create append-only dir ", c.appenddirname, ": ", Errno());
+    spdlog::warn("{}", e);
+    return e;
+  }
+  // The old file becomes the base, under its own name, then moves into the directory: a crash
+  // between the two is finished by the next start.
+  manifest_.base = AofFileInfo{c.appendfilename, 1, 'b'};
+  manifest_.base_seq = 1;
+  if (auto err = PersistManifest(manifest_)) return err;
+  if (::rename(c.appendfilename.c_str(), DirPath(c.appendfilename).c_str()) == -1) {
+    std::string e = absl::StrCat("Error trying to move the old AOF file ", c.appendfilename,
+                                 " into dir ", c.appenddirname, ": ", Errno());
+    spdlog::warn("{}", e);
+    return e;
+  }
+  spdlog::info("Successfully migrated an old-style AOF file ({}) into the AOF directory ({}).",
+               c.appendfilename, c.appenddirname);
+  return std::nullopt;
+}
+
 std::optional<std::string> AppendOnlyFile::LoadFiles() {
+  if (OldFileToUpgrade()) {
+    if (auto err = UpgradeOldFile()) return err;
+  }
   if (manifest_.empty()) return std::nullopt;  // AOF_NOT_EXIST: nothing to load
   const auto start = std::chrono::steady_clock::now();
   int64_t total = 0;

@@ -36,7 +36,9 @@ class AppendOnlyFile {
   // Redis's aofLoadManifestFromDisk: reads the manifest if the directory has one. An error is
   // the reason to refuse to start.
   std::optional<std::string> LoadManifest();
-  // loadAppendOnlyFiles: the base and incremental files into the (empty) databases.
+  // loadAppendOnlyFiles: the base and incremental files into the (empty) databases. A
+  // single-file AOF of Redis before 7.0 (appendfilename in dir, no manifest listing files) is
+  // first moved into the directory as the base (aofUpgradePrepare).
   std::optional<std::string> LoadFiles();
   // aofOpenIfNeededOnServerStart + aofDelHistoryFiles: creates the directory, a base of the
   // data when there is no file at all, opens the last incremental file for appending.
@@ -79,6 +81,8 @@ class AppendOnlyFile {
   enum class State { kOff, kOn, kWaitRewrite };
   std::string DirPath(std::string_view name) const;
   std::optional<std::string> PersistManifest(const AofManifest& am);
+  bool OldFileToUpgrade() const;
+  std::optional<std::string> UpgradeOldFile();
   std::optional<std::string> OpenIncr(const std::string& name, bool truncate);
   // Writes a base of the data in the foreground (rewriteAppendOnlyFile).
   std::optional<std::string> WriteBase(const std::string& path);

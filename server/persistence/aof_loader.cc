@@ -31,7 +31,7 @@ constexpr size_t kLineMax = 1024;  // AOF_ANNOTATION_LINE_MAX_LEN: fgets's buffe
 // unexpected end of the file.
 class AofCursor {
  public:
-  explicit AofCursor(std::string_view data) : data_(data) {}
+  AofCursor(std::string_view data, size_t at) : data_(data), at_(at) {}
   bool eof() const { return at_ >= data_.size(); }
   size_t position() const { return at_; }
   // fgets: up to and including '\n', at most kLineMax - 1 bytes; false at the end.
@@ -56,7 +56,7 @@ class AofCursor {
 
  private:
   std::string_view data_;
-  size_t at_ = 0;
+  size_t at_;
 };
 
 }  // namespace
@@ -81,8 +81,17 @@ AofLoadStatus LoadAppendOnlyFile(ServerState& s, const std::string& dir, const s
   const std::string data = buffer.str();
   if (data.empty()) return AofLoadStatus::kEmpty;
 
+  // Where the commands begin: after an RDB part, if the file has one.
+  size_t commands_at = 0;
   if (data.compare(0, 5, "REDIS") == 0) {
-    spdlog::info("Reading RDB base file on AOF loading...");
+    // A base written with aof-use-rdb-preamble, or (under appendfilename itself) the single file
+    // of a Redis before 7.0 with its preamble, commands following it.
+    const bool old_style = name == s.config.appendfilename;
+    if (old_style) {
+      spdlog::info("Reading RDB preamble from AOF file...");
+    } else {
+      spdlog::info("Reading RDB base file on AOF loading...");
+    }
     RdbLoadOptions rdb;
     rdb.limits = LoadLimits(s);
     rdb.now_ms = s.clock->NowMs();
@@ -97,22 +106,30 @@ AofLoadStatus LoadAppendOnlyFile(ServerState& s, const std::string& dir, const s
     const RdbLoadResult r = LoadRdbBytes(s.dbs, data, rdb);
     if (!r.ok) {
       spdlog::warn("{}", r.error);
-      spdlog::warn("Error reading the RDB base file {}, AOF loading aborted", name);
+      if (old_style) {
+        spdlog::warn("Error reading the RDB preamble of the AOF file {}, AOF loading aborted",
+                     name);
+      } else {
+        spdlog::warn("Error reading the RDB base file {}, AOF loading aborted", name);
+      }
       return AofLoadStatus::kFailed;
     }
-    return AofLoadStatus::kOk;
+    if (old_style) spdlog::info("Reading the remaining AOF tail...");
+    commands_at = r.bytes_read;
   }
 
   // Redis's fake AOF client: no socket, never blocks, replies dropped.
   ConnState client;
-  client.id = UINT64_MAX;
+  client.id = kAofClientId;
   IoBuffer replies;
   ReplyWriter writer(&replies, 2);
   ConnState* const old_client = s.current_client;
   s.current_client = &client;
-  AofCursor cur(data);
-  size_t valid_up_to = 0;
-  size_t valid_before_multi = 0;
+  AofCursor cur(data, commands_at);
+  // Redis starts these at 0, so that a tail cut inside its first command truncates the preamble
+  // away too; the preamble is kept here.
+  size_t valid_up_to = commands_at;
+  size_t valid_before_multi = commands_at;
   const CommandSpec* exec = s.registry->Find("exec");
   const CommandSpec* multi = s.registry->Find("multi");
   std::vector<std::string_view> argv;

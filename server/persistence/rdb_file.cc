@@ -304,6 +304,7 @@ RdbLoadResult LoadRdbBytes(DbSet& dbs, std::string_view data, const RdbLoadOptio
           }
         }
         result.ok = true;
+        result.bytes_read = r.position();
         return result;
       }
       default:

@@ -54,6 +54,7 @@ struct RdbLoadResult {
   std::string error;     // why it failed, as Redis logs it
   uint64_t keys_loaded = 0;
   uint64_t keys_expired = 0;
+  size_t bytes_read = 0;  // up to the end of the checksum (what follows is an AOF tail)
 };
 
 // Loads an RDB file (versions 1 to 10) into `dbs` (rdbLoad), adding to what they hold. Anything

@@ -379,6 +379,177 @@ TEST(AofFilesTest, KvserverDirectoryLoadsIntoRedis) {
       << log;
 }
 
+// ---- A single-file appendonly.aof of Redis before 7.0
+
+// Commands as a Redis 6 AOF holds them: over two databases, a transaction, deadlines, a stream.
+std::string OldAofCommands() {
+  const std::vector<Args> commands = {
+      {"SELECT", "0"},
+      {"SET", "old:str", "v"},
+      {"SET", "old:int", "12345"},
+      {"RPUSH", "old:list", "a", "b", "c"},
+      {"SADD", "old:set", "x", "y", "z"},
+      {"HSET", "old:hash", "f", "1", "g", "2"},
+      {"ZADD", "old:zset", "1", "m", "2.5", "n"},
+      {"MULTI"},
+      {"INCR", "old:int"},
+      {"SET", "old:ttl", "t"},
+      {"PEXPIREAT", "old:ttl", "4102444800000"},
+      {"EXEC"},
+      {"XADD", "old:stream", "1-1", "f", "v"},
+      {"XGROUP", "CREATE", "old:stream", "g", "0"},
+      {"XCLAIM", "old:stream", "g", "c", "0", "1-1", "TIME", "1234", "RETRYCOUNT", "3", "FORCE",
+       "JUSTID", "LASTID", "1-1"},
+      {"SELECT", "1"},
+      {"SET", "one:a", "1"},
+      {"SET", "one:b", "2"},
+      {"LPUSH", "one:list", "q"},
+      {"DEL", "one:b"},
+  };
+  std::string out;
+  for (const Args& cmd : commands) out += EncodeCommand(cmd);
+  return out;
+}
+
+// An RDB preamble (a dump.rdb redis-server saved) followed by commands, as Redis 6's rewrite with
+// aof-use-rdb-preamble yes left appendonly.aof.
+std::string OldAofWithPreamble() {
+  const std::string dir = MakeTempDir();
+  {
+    auto redis_server = ServerProcess::StartRedis({"--dir", dir});
+    if (!redis_server) return "";
+    auto redis = RawConnection::Connect(redis_server->port());
+    for (int i = 0; i < 12; ++i) redis->Call({"set", "pre:" + std::to_string(i), "v"});
+    redis->Call({"rpush", "pre:list", "1", "2"});
+    redis->Call({"xadd", "pre:stream", "5-5", "a", "b"});
+    redis->Call({"save"});
+  }
+  const std::string rdb = ReadFile(dir + "/dump.rdb");
+  if (rdb.substr(0, 5) != "REDIS") return "";
+  return rdb + OldAofCommands();
+}
+
+// `old` as dir/appendonly.aof, started with appendonly yes: the file moves into appendonlydir as
+// the base, under its own name, with the same manifest and log line as Redis's; a new incremental
+// file takes the writes. With `interrupted`, an upgrade that stopped after writing the manifest
+// (before the move) is finished. Returns the directory.
+std::string UpgradedDir(bool redis, const std::string& old, bool interrupted) {
+  const std::string dir = MakeTempDir();
+  std::ofstream(dir + "/appendonly.aof", std::ios::binary) << old;
+  if (interrupted) {
+    fs::create_directory(dir + "/appendonlydir");
+    std::ofstream(dir + "/appendonlydir/appendonly.aof.manifest")
+        << "file appendonly.aof seq 1 type b\n";
+  }
+  auto server =
+      redis ? ServerProcess::StartRedis(WithDir(dir)) : ServerProcess::StartKvserver(WithDir(dir));
+  if (!server) return "";
+  auto c = RawConnection::Connect(server->port());
+  WaitLoaded(*c);
+  c->Call({"set", "after:upgrade", "1"});
+  c->Call({"ping"});
+  const std::string log = redis ? ReadFile(server->log_path()) : server->ReadLog();
+  EXPECT_NE(log.find("Successfully migrated an old-style AOF file (appendonly.aof) into the AOF "
+                     "directory (appendonlydir)."),
+            std::string::npos)
+      << log;
+  EXPECT_NE(log.find("DB loaded from base file appendonly.aof: "), std::string::npos) << log;
+  if (old.substr(0, 5) == "REDIS") {
+    EXPECT_NE(log.find("Reading RDB preamble from AOF file...\n"), std::string::npos) << log;
+    EXPECT_NE(log.find("Reading the remaining AOF tail...\n"), std::string::npos) << log;
+  }
+  EXPECT_NE(log.find("Creating AOF incr file appendonly.aof.1.incr.aof on server start"),
+            std::string::npos)
+      << log;
+  server->Stop(9);
+  return dir;
+}
+
+std::vector<std::string> DirListing(const std::string& dir) {
+  std::vector<std::string> names;
+  for (const auto& e : fs::directory_iterator(dir)) names.push_back(e.path().filename().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+void ExpectUpgradeAsRedis(const std::string& old, bool interrupted) {
+  const std::string kv_dir = UpgradedDir(false, old, interrupted);
+  const std::string redis_dir = UpgradedDir(true, old, interrupted);
+  ASSERT_FALSE(kv_dir.empty());
+  ASSERT_FALSE(redis_dir.empty());
+  EXPECT_FALSE(fs::exists(kv_dir + "/appendonly.aof"));
+  EXPECT_EQ(DirListing(kv_dir + "/appendonlydir"), DirListing(redis_dir + "/appendonlydir"));
+  EXPECT_EQ(ReadFile(kv_dir + "/appendonlydir/appendonly.aof.manifest"),
+            ReadFile(redis_dir + "/appendonlydir/appendonly.aof.manifest"));
+  EXPECT_EQ(ReadFile(kv_dir + "/appendonlydir/appendonly.aof"), old);
+  EXPECT_EQ(ReadFile(kv_dir + "/appendonlydir/appendonly.aof.1.incr.aof"),
+            ReadFile(redis_dir + "/appendonlydir/appendonly.aof.1.incr.aof"));
+  // Restarted on the upgraded directories (each server on the other's too): the same data.
+  auto kv_server = ServerProcess::StartKvserver(WithDir(kv_dir));
+  auto redis_server = ServerProcess::StartRedis(WithDir(CopyAofDir(kv_dir)));
+  ASSERT_NE(kv_server, nullptr);
+  ASSERT_NE(redis_server, nullptr);
+  auto kv = RawConnection::Connect(kv_server->port());
+  auto redis = RawConnection::Connect(redis_server->port());
+  WaitLoaded(*redis);
+  ExpectSameDataset(*kv, *redis);
+  EXPECT_EQ(kv->Call({"get", "after:upgrade"}), "$1\r\n1\r\n");
+  auto kv_on_redis_dir = ServerProcess::StartKvserver(WithDir(CopyAofDir(redis_dir)));
+  ASSERT_NE(kv_on_redis_dir, nullptr);
+  auto kv2 = RawConnection::Connect(kv_on_redis_dir->port());
+  ExpectSameDataset(*kv2, *redis);
+  // The first rewrite makes the old file history, and deletes it.
+  ASSERT_EQ(kv->Call({"bgrewriteaof"}), "+Background append only file rewriting started\r\n");
+  ASSERT_TRUE(WaitForPersistenceInfo(*kv, "aof_rewrite_in_progress:0\r\n"));
+  ASSERT_TRUE(WaitForPersistenceInfo(*kv, "aof_last_bgrewrite_status:ok\r\n"));
+  kv->Call({"ping"});
+  EXPECT_FALSE(fs::exists(kv_dir + "/appendonlydir/appendonly.aof"));
+  EXPECT_EQ(ReadFile(kv_dir + "/appendonlydir/appendonly.aof.manifest"),
+            "file appendonly.aof.2.base.rdb seq 2 type b\nfile appendonly.aof.2.incr.aof seq 2 "
+            "type i\n");
+}
+
+TEST(AofUpgradeTest, OldCommandsFileIsUpgradedAsRedisDoes) {
+  ExpectUpgradeAsRedis(OldAofCommands(), false);
+}
+
+TEST(AofUpgradeTest, OldFileWithRdbPreambleIsUpgradedAsRedisDoes) {
+  const std::string old = OldAofWithPreamble();
+  ASSERT_FALSE(old.empty());
+  ExpectUpgradeAsRedis(old, false);
+}
+
+TEST(AofUpgradeTest, UpgradeCutShortAfterTheManifestIsFinished) {
+  ExpectUpgradeAsRedis(OldAofCommands(), true);
+}
+
+// A directory whose manifest lists files of its own: an appendonly.aof beside it is left alone
+// (not loaded, not moved), as Redis does.
+TEST(AofUpgradeTest, OldFileBesideAManifestIsLeftAlone) {
+  const std::string dir = MakeTempDir();
+  {
+    auto kv_server = ServerProcess::StartKvserver(WithDir(dir));
+    ASSERT_NE(kv_server, nullptr);
+    auto kv = RawConnection::Connect(kv_server->port());
+    kv->Call({"set", "new", "1"});
+    kv_server->Stop(9);
+  }
+  std::ofstream(dir + "/appendonly.aof", std::ios::binary) << OldAofCommands();
+  const std::string redis_dir = MakeTempDir();
+  fs::copy(dir, redis_dir, fs::copy_options::recursive);
+  auto kv_server = ServerProcess::StartKvserver(WithDir(dir));
+  auto redis_server = ServerProcess::StartRedis(WithDir(redis_dir));
+  ASSERT_NE(kv_server, nullptr);
+  ASSERT_NE(redis_server, nullptr);
+  auto kv = RawConnection::Connect(kv_server->port());
+  auto redis = RawConnection::Connect(redis_server->port());
+  WaitLoaded(*redis);
+  EXPECT_EQ(kv->Call({"dbsize"}), ":1\r\n");
+  EXPECT_EQ(redis->Call({"dbsize"}), ":1\r\n");
+  EXPECT_TRUE(fs::exists(dir + "/appendonly.aof"));
+  EXPECT_TRUE(fs::exists(redis_dir + "/appendonly.aof"));
+}
+
 // The incremental file after `commands` on a fresh server, with the times that differ between
 // two runs (absolute deadlines and stream ids made from the clock) replaced by "<ms>".
 std::string IncrFileAfter(bool redis, const std::vector<Args>& commands) {
