@@ -22,6 +22,7 @@
 #include "server/commands/help.h"
 #include "server/commands/lookup.h"
 #include "server/errors.h"
+#include "server/persistence/aof_loader.h"
 #include "server/strings.h"
 #include "storage/stream.h"
 
@@ -393,7 +394,11 @@ int ParseAddOrTrim(CommandContext& ctx, AddTrimArgs* a, bool xadd) {
     ctx.reply.Error("syntax error, XTRIM must be called with a trimming strategy");
     return -1;
   }
-  if (limit_given) {
+  if (ctx.conn.id == kAofClientId) {
+    // From the AOF the threshold was rewritten to the exact trim the command came to: no limit
+    // on the work (Redis's mustObeyClient).
+    a->trim.limit = 0;
+  } else if (limit_given) {
     if (!a->trim.approx) {
       ctx.reply.Error("syntax error, LIMIT cannot be used without the special ~ option");
       return -1;

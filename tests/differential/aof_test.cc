@@ -379,6 +379,35 @@ TEST(AofFilesTest, KvserverDirectoryLoadsIntoRedis) {
       << log;
 }
 
+// An approximate trim with LIMIT goes to the AOF as the exact trim it came to, LIMIT kept; the
+// AOF's client replays it without the limit (Redis's mustObeyClient), so that DEBUG LOADAOF with
+// other node sizes rebuilds the same entries (Redis's unit/type/stream "XADD with ~ MAXLEN and
+// LIMIT can propagate correctly").
+TEST(AofFilesTest, ApproximateTrimWithLimitReplaysExactly) {
+  for (const char* strategy : {"maxlen", "minid"}) {
+    SCOPED_TRACE(strategy);
+    std::vector<std::string> results[2];
+    for (int redis = 0; redis < 2; ++redis) {
+      std::vector<std::string> args = WithDir(MakeTempDir());
+      args.insert(args.end(), {"--stream-node-max-entries", "10"});
+      auto server = redis ? ServerProcess::StartRedis(args) : ServerProcess::StartKvserver(args);
+      ASSERT_NE(server, nullptr);
+      auto c = RawConnection::Connect(server->port());
+      for (int j = 1; j <= 100; ++j) c->Call({"xadd", "s", std::to_string(j) + "-1", "f", "v"});
+      const std::string threshold = std::string(strategy) == "maxlen" ? "55" : "45";
+      c->Call({"xadd", "s", strategy, "~", threshold, "limit", "30", "101-1", "f", "v"});
+      c->Call({"xtrim", "s", strategy, "~", threshold, "limit", "10"});
+      results[redis].push_back(c->Call({"xlen", "s"}));
+      c->Call({"config", "set", "stream-node-max-entries", "1"});
+      results[redis].push_back(c->Call({"debug", "loadaof"}));
+      results[redis].push_back(c->Call({"xlen", "s"}));
+      results[redis].push_back(c->Call({"xrange", "s", "-", "+", "count", "1"}));
+    }
+    EXPECT_EQ(results[0], results[1]);
+    EXPECT_EQ(results[0][0], results[0][2]);
+  }
+}
+
 // ---- A single-file appendonly.aof of Redis before 7.0
 
 // Commands as a Redis 6 AOF holds them: over two databases, a transaction, deadlines, a stream.
