@@ -17,6 +17,7 @@
 #include "server/errors.h"
 #include "server/glob.h"
 #include "server/info.h"
+#include "server/persistence/aof.h"
 #include "server/persistence/snapshot.h"
 #include "server/strings.h"
 
@@ -295,6 +296,7 @@ void ConfigResetStat(CommandContext& ctx) {
   for (CommandStats& stats : ctx.server.command_stats) stats = CommandStats{};
   ctx.server.error_stats.Reset();
   ctx.server.persistence.rdb_saves = 0;
+  if (ctx.server.aof) ctx.server.aof->ResetStats();
   ctx.server.dbs.freer().ResetFreedObjects();
   ctx.reply.Ok();
 }

@@ -372,7 +372,7 @@ std::optional<std::string> AppendOnlyFile::Start() {
 
 void AppendOnlyFile::Stop() {
   if (state_ == State::kOff) return;
-  Flush();
+  Flush(/*force=*/true);
   int fd;
   {
     std::lock_guard<std::mutex> lock(fsync_mu_);
@@ -417,11 +417,30 @@ bool AppendOnlyFile::FsyncAllowed() const {
            (child_pid_ != -1 || s_.persistence.child_pid != -1));
 }
 
-void AppendOnlyFile::Flush() {
+void AppendOnlyFile::Flush(bool force) {
   policy_ = static_cast<int>(s_.config.appendfsync);
   fsync_allowed_ = FsyncAllowed();
   if (buf_.empty() || fd_ == -1) return;
+  if (s_.config.appendfsync == 2 && !force && pending_bio_fsync_.load() != 0) {
+    // An fsync is still running. Redis puts the write off (up to two seconds, replies going out
+    // meanwhile), then makes it anyway and counts it in aof_delayed_fsync. Here the write is
+    // made at once, so that a reply never leaves before its write is in the kernel (a kill -9
+    // loses nothing acknowledged), and counted when Redis would have stopped waiting.
+    const int64_t now = NowSeconds();
+    if (flush_postponed_start_s_ == 0) {
+      flush_postponed_start_s_ = now;
+    } else if (now - flush_postponed_start_s_ >= 2) {
+      ++delayed_fsync_;
+      flush_postponed_start_s_ = 0;
+      spdlog::info(
+          "Asynchronous AOF fsync is taking too long (disk is busy?). Writing the AOF buffer "
+          "without waiting for fsync to complete, this may slow down Redis.");
+    }
+  } else {
+    flush_postponed_start_s_ = 0;
+  }
   if (!WriteAll(fd_, buf_)) {
+    last_write_errno_ = errno;
     // Redis's flushAppendOnlyFile error path: logged at most every 30 s, retried by the cron.
     const int64_t now = NowSeconds();
     if (now - last_write_error_log_s_ > 30) {
@@ -468,7 +487,12 @@ void AppendOnlyFile::FsyncLoop() {
       continue;
     }
     ++pending_bio_fsync_;
-    ::fdatasync(fd_);
+    if (::fdatasync(fd_) == -1 && errno != EBADF && errno != EINVAL) {
+      bio_fsync_errno_ = errno;
+      if (bio_fsync_ok_.exchange(false)) spdlog::warn("Fail to fsync the AOF file: {}", Errno());
+    } else {
+      bio_fsync_ok_ = true;
+    }
     --pending_bio_fsync_;
     synced_.store(written);
     last_fsync_s_ = now;
@@ -486,7 +510,7 @@ bool AppendOnlyFile::StartRewrite() {
   }
   // The new incremental file starts with a SELECT.
   selected_db_ = -1;
-  Flush();
+  Flush(/*force=*/true);
   // openNewIncrAofForAppend: commands from now on go to a new incremental file (a temporary one
   // while the AOF is being turned on), listed in the manifest at once.
   if (state_ == State::kOff) {
@@ -634,7 +658,7 @@ void AppendOnlyFile::KillChild() {
 }
 
 void AppendOnlyFile::DebugLoad() {
-  if (state_ != State::kOff) Flush();
+  if (state_ != State::kOff) Flush(/*force=*/true);
   s_.dbs.FlushAll();
   std::optional<std::string> err = LoadManifest();
   if (!err) {
@@ -655,7 +679,7 @@ void AppendOnlyFile::PrepareShutdown() {
     KillChild();
   }
   if (state_ == State::kOff || fd_ == -1) return;
-  Flush();
+  Flush(/*force=*/true);
   spdlog::info("Calling fsync() on the AOF file.");
   ::fdatasync(fd_);
 }
@@ -705,15 +729,21 @@ void AppendOnlyFile::AppendInfo(std::string& out) const {
       "aof_last_bgrewrite_status:", last_rewrite_ok_ ? "ok" : "err", "\r\n",
       "aof_rewrites:", rewrites_, "\r\n",
       "aof_rewrites_consecutive_failures:", consecutive_failures_, "\r\n",
-      "aof_last_write_status:", last_write_ok_ ? "ok" : "err", "\r\n",
+      "aof_last_write_status:", write_ok() ? "ok" : "err", "\r\n",
       "aof_last_cow_size:0\r\nmodule_fork_in_progress:0\r\nmodule_fork_last_cow_size:0\r\n");
   if (s_.config.appendonly) {
     absl::StrAppend(&out, "aof_current_size:", current_size_, "\r\n", "aof_base_size:", base_size_,
                     "\r\n", "aof_pending_rewrite:", rewrite_scheduled_ ? 1 : 0, "\r\n",
                     "aof_buffer_length:", buf_.size(), "\r\n",
                     "aof_pending_bio_fsync:", pending_bio_fsync_.load(), "\r\n",
-                    "aof_delayed_fsync:0\r\n");
+                    "aof_delayed_fsync:", delayed_fsync_, "\r\n");
   }
+}
+
+void AppendOnlyFile::ResetStats() {
+  rewrites_ = 0;
+  consecutive_failures_ = 0;
+  delayed_fsync_ = 0;
 }
 
 }  // namespace kv

@@ -25,7 +25,10 @@ struct ServerState;
 // Writes are buffered per event-loop batch and written before any reply goes out (Flush), so an
 // acknowledged write is at least in the kernel: with appendfsync always it is also fsynced
 // first (one fsync per batch), with everysec a thread fsyncs once a second, with no the kernel
-// decides. Paths are relative to the working directory (dir).
+// decides. Redis with everysec puts off a write while an fsync still runs, for up to two seconds,
+// then makes it and counts it (aof_delayed_fsync); kvserver writes at once (acknowledged writes
+// stay in the kernel through a kill -9) and counts as Redis would. Paths are relative to the
+// working directory (dir).
 class AppendOnlyFile {
  public:
   explicit AppendOnlyFile(ServerState& s);
@@ -54,8 +57,9 @@ class AppendOnlyFile {
   void Feed(size_t db, std::span<const std::string_view> argv);
   bool has_pending() const { return !buf_.empty(); }
   // flushAppendOnlyFile: writes what was fed; with appendfsync always (and no rewrite holding
-  // fsyncs off), fsyncs it too.
-  void Flush();
+  // fsyncs off), fsyncs it too. `force` (shutdown, a rewrite starting, appendonly no) is Redis's
+  // flush that never waits for a running fsync (not counted in aof_delayed_fsync).
+  void Flush(bool force = false);
 
   // serverCron's part: reaps the rewrite child and finishes its work, starts a scheduled or
   // automatic (auto-aof-rewrite-percentage) rewrite.
@@ -76,6 +80,12 @@ class AppendOnlyFile {
   // the "aof_*" section when on.
   void AppendInfo(std::string& out) const;
   bool on() const { return state_ != State::kOff; }
+  // CONFIG RESETSTAT: aof_rewrites, aof_rewrites_consecutive_failures, aof_delayed_fsync.
+  void ResetStats();
+  // Whether the last write and the last background fsync succeeded (aof_last_write_status), and
+  // the error of the one that failed.
+  bool write_ok() const { return last_write_ok_ && bio_fsync_ok_.load(); }
+  int write_errno() const { return last_write_ok_ ? bio_fsync_errno_.load() : last_write_errno_; }
 
  private:
   enum class State { kOff, kOn, kWaitRewrite };
@@ -106,7 +116,12 @@ class AppendOnlyFile {
   int64_t base_size_ = 0;
   int64_t incr_size_ = 0;
   bool last_write_ok_ = true;
+  int last_write_errno_ = 0;
   int64_t last_write_error_log_s_ = 0;
+  // everysec: since when writes have met a running fsync (when Redis would have started putting
+  // them off; 0: none do), and how many writes Redis would have made after waiting two seconds.
+  int64_t flush_postponed_start_s_ = 0;
+  uint64_t delayed_fsync_ = 0;
   // The rewrite child.
   int child_pid_ = -1;
   int64_t rewrite_start_s_ = 0;
@@ -125,6 +140,9 @@ class AppendOnlyFile {
   std::atomic<uint64_t> synced_{0};
   std::atomic<int64_t> last_fsync_s_{0};
   std::atomic<int> pending_bio_fsync_{0};
+  // The everysec thread's last fsync (Redis's aof_bio_fsync_status and _errno).
+  std::atomic<bool> bio_fsync_ok_{true};
+  std::atomic<int> bio_fsync_errno_{0};
   // What the fsync thread may read of the configuration, copied by the loop's thread.
   std::atomic<int> policy_{2};
   std::atomic<bool> fsync_allowed_{true};

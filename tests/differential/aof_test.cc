@@ -5,11 +5,14 @@
 // shows that kvserver propagates commands as Redis does (absolute deadlines, SREM for SPOP, SET
 // for INCRBYFLOAT, LPOP for BLPOP, MULTI/EXEC around transactions and scripts, ...).
 
+#include <stdlib.h>
+
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <memory>
 #include <regex>
 #include <sstream>
 #include <string>
@@ -406,6 +409,100 @@ TEST(AofFilesTest, ApproximateTrimWithLimitReplaysExactly) {
     EXPECT_EQ(results[0], results[1]);
     EXPECT_EQ(results[0][0], results[0][2]);
   }
+}
+
+// ---- fsync on a slow or failing disk (tests/preload/fsync_shim.cc preloaded into both servers)
+
+// Both servers started with the shim and `env` set while they start (the shim reads them then).
+struct ShimmedPair {
+  std::unique_ptr<ServerProcess> kv_server, redis_server;
+  std::unique_ptr<RawConnection> kv, redis;
+};
+
+ShimmedPair StartWithFsyncShim(const std::vector<std::pair<std::string, std::string>>& env) {
+  ::setenv("LD_PRELOAD", KV_FSYNC_SHIM, 1);
+  for (const auto& [name, value] : env) ::setenv(name.c_str(), value.c_str(), 1);
+  ShimmedPair p;
+  p.kv_server = ServerProcess::StartKvserver(WithDir(MakeTempDir()));
+  p.redis_server = ServerProcess::StartRedis(WithDir(MakeTempDir()));
+  ::unsetenv("LD_PRELOAD");
+  for (const auto& [name, value] : env) ::unsetenv(name.c_str());
+  if (p.kv_server) p.kv = RawConnection::Connect(p.kv_server->port());
+  if (p.redis_server) p.redis = RawConnection::Connect(p.redis_server->port());
+  if (p.redis) WaitLoaded(*p.redis);
+  return p;
+}
+
+std::string InfoField(RawConnection& c, const std::string& name) {
+  const std::string info = BulkText(c.Call({"info", "persistence"}));
+  const size_t at = info.find(name + ":");
+  if (at == std::string::npos) return "missing";
+  const size_t end = info.find("\r\n", at);
+  return info.substr(at + name.size() + 1, end - at - name.size() - 1);
+}
+
+// appendfsync everysec with fsyncs that take 4 s: writes wait behind the running fsync for two
+// seconds, then go to the file anyway, counted in aof_delayed_fsync with Redis's log line; CONFIG
+// RESETSTAT sets it back to 0.
+TEST(AofFsyncTest, WritesBehindASlowFsyncAreDelayedAndCounted) {
+#ifdef KV_SANITIZED
+  GTEST_SKIP() << "the shim is not preloaded into sanitized binaries";
+#endif
+  ShimmedPair p = StartWithFsyncShim({{"KV_TEST_FSYNC_DELAY_MS", "4000"}});
+  ASSERT_NE(p.kv, nullptr);
+  ASSERT_NE(p.redis, nullptr);
+  EXPECT_EQ(InfoField(*p.kv, "aof_delayed_fsync"), "0");
+  EXPECT_EQ(InfoField(*p.redis, "aof_delayed_fsync"), "0");
+  const auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(6500);
+  int i = 0;
+  while (std::chrono::steady_clock::now() < end) {
+    const std::string key = "k" + std::to_string(i++);
+    ASSERT_EQ(p.kv->Call({"set", key, "v"}), "+OK\r\n");
+    ASSERT_EQ(p.redis->Call({"set", key, "v"}), "+OK\r\n");
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  for (RawConnection* c : {p.kv.get(), p.redis.get()}) {
+    SCOPED_TRACE(c == p.kv.get() ? "kvserver" : "redis");
+    const std::string delayed = InfoField(*c, "aof_delayed_fsync");
+    EXPECT_GE(std::atoi(delayed.c_str()), 1) << delayed;
+    EXPECT_EQ(InfoField(*c, "aof_last_write_status"), "ok");
+    EXPECT_EQ(c->Call({"config", "resetstat"}), "+OK\r\n");
+    EXPECT_EQ(InfoField(*c, "aof_delayed_fsync"), "0");
+  }
+  const std::string line = "Asynchronous AOF fsync is taking too long (disk is busy?).";
+  EXPECT_NE(p.kv_server->ReadLog().find(line), std::string::npos);
+  EXPECT_NE(ReadFile(p.redis_server->log_path()).find(line), std::string::npos);
+  p.kv_server->Stop(9);
+  p.redis_server->Stop(9);
+}
+
+// A background fsync that fails: aof_last_write_status turns to err, with Redis's log line.
+TEST(AofFsyncTest, FailedBackgroundFsyncIsAWriteError) {
+#ifdef KV_SANITIZED
+  GTEST_SKIP() << "the shim is not preloaded into sanitized binaries";
+#endif
+  const std::string broken = MakeTempDir() + "/disk-broken";
+  ShimmedPair p = StartWithFsyncShim({{"KV_TEST_FSYNC_FAIL", broken}});
+  ASSERT_NE(p.kv, nullptr);
+  ASSERT_NE(p.redis, nullptr);
+  EXPECT_EQ(InfoField(*p.kv, "aof_last_write_status"), "ok");
+  EXPECT_EQ(InfoField(*p.redis, "aof_last_write_status"), "ok");
+  std::ofstream(broken) << "x";
+  EXPECT_EQ(p.kv->Call({"set", "a", "1"}), "+OK\r\n");
+  EXPECT_EQ(p.redis->Call({"set", "a", "1"}), "+OK\r\n");
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  while (std::chrono::steady_clock::now() < deadline &&
+         (InfoField(*p.kv, "aof_last_write_status") != "err" ||
+          InfoField(*p.redis, "aof_last_write_status") != "err")) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  EXPECT_EQ(InfoField(*p.kv, "aof_last_write_status"), "err");
+  EXPECT_EQ(InfoField(*p.redis, "aof_last_write_status"), "err");
+  const std::string line = "Fail to fsync the AOF file: Input/output error";
+  EXPECT_NE(p.kv_server->ReadLog().find(line), std::string::npos) << p.kv_server->ReadLog();
+  EXPECT_NE(ReadFile(p.redis_server->log_path()).find(line), std::string::npos);
+  p.kv_server->Stop(9);
+  p.redis_server->Stop(9);
 }
 
 // ---- A single-file appendonly.aof of Redis before 7.0
