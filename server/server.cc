@@ -308,8 +308,7 @@ asio::awaitable<void> Server::AcceptTcp(tcp::acceptor& acceptor) {
     }
     socket.set_option(tcp::no_delay(true), ec);
     if (state_.config.tcp_keepalive > 0) socket.set_option(asio::socket_base::keep_alive(true), ec);
-    const int family = socket.local_endpoint(ec).protocol().family();
-    Admit(family, IPPROTO_TCP, socket.release(ec));
+    Admit(socket.release(ec));
   }
 }
 
@@ -323,11 +322,11 @@ asio::awaitable<void> Server::AcceptUnix(asio::local::stream_protocol::acceptor&
       if (log_) log_->warn("Accepting client connection: {}", ec.message());
       continue;
     }
-    Admit(AF_UNIX, 0, socket.release(ec));
+    Admit(socket.release(ec));
   }
 }
 
-void Server::Admit(int protocol_family, int protocol, int native_fd) {
+void Server::Admit(int native_fd) {
   if (native_fd < 0) return;
   if (connections_.size() >= static_cast<size_t>(state_.config.maxclients)) {
     static constexpr char kError[] = "-ERR max number of clients reached\r\n";
@@ -350,9 +349,7 @@ void Server::Admit(int protocol_family, int protocol, int native_fd) {
   }
   // Like Redis's stat_numconnections, only connections that were let in count.
   ++state_.stats.total_connections_received;
-  Connection::Socket socket(io_, asio::generic::stream_protocol(protocol_family, protocol),
-                            native_fd);
-  auto conn = std::make_shared<Connection>(this, std::move(socket), next_client_id_++);
+  auto conn = std::make_shared<Connection>(this, native_fd, next_client_id_++);
   connections_.insert(conn.get());
   state_.clients_by_id.emplace(conn->state().id, &conn->mutable_state());
   state_.connected_clients = connections_.size();
