@@ -74,7 +74,6 @@ std::string FormatTcpAddress(int fd, bool peer) {
 Connection::Connection(Server* server, int fd, uint64_t id)
     : server_(server),
       fd_(fd),
-      wake_timer_(server->io_, boost::asio::steady_timer::time_point::max()),
       delay_timer_(server->io_),
       parser_(&server->parser_limits_),
       writer_(&out_) {
@@ -131,26 +130,36 @@ void Connection::Close() {
 }
 
 void Connection::Wake() {
-  wake_pending_ = true;
-  wake_timer_.cancel();
-}
-
-asio::awaitable<void> Connection::WaitForWake() {
-  if (!std::exchange(wake_pending_, false)) {
-    boost::system::error_code ec;
-    co_await wake_timer_.async_wait(asio::redirect_error(asio::use_awaitable, ec));
-    wake_pending_ = false;
+  if (waiter_) {
+    asio::post(server_->io_, std::move(waiter_));
+  } else {
+    wake_pending_ = true;
   }
 }
 
-void Connection::SocketReadable() {
-  readable_ = true;
-  if (wait_read_) Wake();
+asio::awaitable<void> Connection::WaitForWake() {
+  if (std::exchange(wake_pending_, false)) co_return;
+  co_await asio::async_initiate<decltype(asio::use_awaitable), void()>(
+      [this](auto handler) {
+        // (Boost 1.81's move assignment of any_completion_handler copies: swap instead.)
+        asio::any_completion_handler<void()> waiter(std::move(handler));
+        waiter_.swap(waiter);
+      },
+      asio::use_awaitable);
 }
 
-void Connection::SocketWritable() {
+bool Connection::SocketReadable() {
+  readable_ = true;
+  return wait_read_ && waiter_;
+}
+
+bool Connection::SocketWritable() {
   writable_ = true;
-  if (wait_write_) Wake();
+  return wait_write_ && waiter_;
+}
+
+void Connection::SocketWake() {
+  if (waiter_) std::move(waiter_)();
 }
 
 void Connection::Resume() {

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <boost/asio/any_completion_handler.hpp>
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <cstdint>
@@ -92,8 +93,9 @@ class Connection : public std::enable_shared_from_this<Connection>,
   // Reads what the socket has without blocking.
   ReadResult ReadInput();
   // SocketReadyListener: the watch's reports, which wake the loop when it waits for them.
-  void SocketReadable() override;
-  void SocketWritable() override;
+  bool SocketReadable() override;
+  bool SocketWritable() override;
+  void SocketWake() override;
   // Ends the loop's wait (or the next one, if it is not waiting): it then looks at everything
   // again.
   void Wake();
@@ -119,8 +121,8 @@ class Connection : public std::enable_shared_from_this<Connection>,
   // What the loop's current wait is for: other reports do not wake it.
   bool wait_read_ = false;
   bool wait_write_ = false;
-  // The loop waits on wake_timer_, which never expires by itself; Wake() cancels the wait.
-  boost::asio::steady_timer wake_timer_;
+  // The loop's wait: Wake() or the watch resumes it.
+  boost::asio::any_completion_handler<void()> waiter_;
   bool wake_pending_ = false;
   boost::asio::steady_timer delay_timer_;  // an injected reply delay
   int64_t delay_ms_ = 0;                   // set by ProcessInput for an injected delay

@@ -14,32 +14,52 @@ static_assert(std::is_same_v<asio::detail::reactor, Reactor>,
 static_assert(BOOST_VERSION / 100 == 1081,
               "SocketWatch is written against Boost 1.81's reactor internals: check them");
 
-// An operation that never completes: each time the reactor performs it (an epoll event for its
-// direction), it tells the listener and stays queued. The reactor completes it only when the
-// descriptor is deregistered (or the loop is destroyed), which frees it.
+// An operation that stays queued for one direction of the socket. Performed on each epoll event
+// for it, it tells the listener and completes only when the listener waits for the event; its
+// completion queues it again and wakes the listener. Deregistration (or the loop's destruction)
+// completes it for good, which frees it.
 struct SocketWatch::Op : asio::detail::reactor_op {
-  Op(SocketReadyListener* l, bool write)
-      : reactor_op(boost::system::error_code(), &Perform, &Complete), listener(l), write(write) {}
+  Op(SocketWatch* w, SocketReadyListener* l, int type)
+      : reactor_op(boost::system::error_code(), &Perform, &Complete),
+        watch(w),
+        listener(l),
+        type(type) {}
 
   static status Perform(reactor_op* base) {
     auto* op = static_cast<Op*>(base);
-    if (op->listener != nullptr) {
-      if (op->write) {
-        op->listener->SocketWritable();
-      } else {
-        op->listener->SocketReadable();
-      }
-    }
-    return not_done;
-  }
-  static void Complete(void*, asio::detail::scheduler_operation* base,
-                       const boost::system::error_code&, std::size_t) {
-    delete static_cast<Op*>(base);
+    if (op->queueing || op->listener == nullptr) return not_done;
+    const bool wake = op->type == Reactor::write_op ? op->listener->SocketWritable()
+                                                    : op->listener->SocketReadable();
+    return wake ? done : not_done;
   }
 
+  static void Complete(void* owner, asio::detail::scheduler_operation* base,
+                       const boost::system::error_code&, std::size_t) {
+    auto* op = static_cast<Op*>(base);
+    if (owner == nullptr || op->listener == nullptr || op->ec_) {
+      delete op;  // deregistered, or the loop is being destroyed
+      return;
+    }
+    SocketReadyListener* listener = op->listener;
+    op->watch->Queue(op);  // first: the woken listener may wait again, or close the socket
+    listener->SocketWake();
+  }
+
+  SocketWatch* watch;
   SocketReadyListener* listener;
-  bool write;
+  int type;
+  bool queueing = false;
 };
+
+void SocketWatch::Queue(Op* op) {
+  auto& reactor = *static_cast<Reactor*>(reactor_);
+  auto data = static_cast<Reactor::per_descriptor_data>(descriptor_data_);
+  // Speculative: the reactor performs the operation at once (Perform ignores that call) instead
+  // of re-arming the descriptor with an epoll_ctl.
+  op->queueing = true;
+  reactor.start_op(op->type, fd_, data, op, true, true);
+  op->queueing = false;
+}
 
 SocketWatch::SocketWatch(asio::io_context& io, int fd, SocketReadyListener* listener)
     : reactor_(&asio::use_service<Reactor>(io)), fd_(fd) {
@@ -47,12 +67,9 @@ SocketWatch::SocketWatch(asio::io_context& io, int fd, SocketReadyListener* list
   Reactor::per_descriptor_data data = nullptr;
   if (reactor.register_descriptor(fd, data) != 0) return;
   descriptor_data_ = data;
-  // Started as speculative operations: Perform runs once at once (the listener assumes the
-  // socket ready anyway), and no epoll_ctl re-arms the descriptor beyond adding EPOLLOUT.
-  ops_[0] = new Op(listener, false);
-  ops_[1] = new Op(listener, true);
-  reactor.start_op(Reactor::read_op, fd, data, ops_[0], false, true);
-  reactor.start_op(Reactor::write_op, fd, data, ops_[1], false, true);
+  ops_[0] = new Op(this, listener, Reactor::read_op);
+  ops_[1] = new Op(this, listener, Reactor::write_op);  // adds EPOLLOUT: one epoll_ctl
+  for (Op* op : ops_) Queue(op);
   ok_ = true;
 }
 

@@ -7,8 +7,12 @@ namespace kv {
 // Told by a SocketWatch when its socket may be read or written.
 class SocketReadyListener {
  public:
-  virtual void SocketReadable() = 0;
-  virtual void SocketWritable() = 0;
+  // From inside the reactor's handling of an epoll event: records the readiness. True asks for
+  // SocketWake once the reactor is done with the descriptor (the listener waits for this).
+  virtual bool SocketReadable() = 0;
+  virtual bool SocketWritable() = 0;
+  // Resumes the listener's waiter, inline, as Asio completes its own operations.
+  virtual void SocketWake() = 0;
 
  protected:
   ~SocketReadyListener() = default;
@@ -20,9 +24,10 @@ class SocketReadyListener {
 // per request: every async read first tries a speculative recv, which after a request/reply
 // exchange finds nothing, and every readiness wait re-arms the descriptor with an epoll_ctl.
 //
-// This reaches into Asio's reactor (boost::asio::detail): the watch is an operation that stays
-// queued on the descriptor and reports each event instead of completing. It is written against
-// Debian's Boost 1.81 epoll reactor, and the build stops if another reactor is configured.
+// This reaches into Asio's reactor (boost::asio::detail): the watch is an operation queued on the
+// descriptor that reports each event and completes only when the listener waits for it, then
+// queues itself again (no system call: Asio re-arms nothing for a speculative operation). It is
+// written against Debian's Boost 1.81 epoll reactor; the build stops on another version.
 class SocketWatch {
  public:
   SocketWatch(boost::asio::io_context& io, int fd, SocketReadyListener* listener);
@@ -36,6 +41,7 @@ class SocketWatch {
 
  private:
   struct Op;
+  void Queue(Op* op);
   void* reactor_;           // boost::asio::detail::epoll_reactor
   void* descriptor_data_;   // its per-descriptor state
   int fd_;
