@@ -148,8 +148,15 @@ asio::awaitable<void> Connection::WaitForWake() {
       asio::use_awaitable);
 }
 
+void Connection::ProbeInput() {
+  if (!std::exchange(probe_input_, false) || closed_) return;
+  readable_ = true;
+  if (wait_read_) Wake();
+}
+
 bool Connection::SocketReadable() {
   readable_ = true;
+  probe_input_ = false;
   return wait_read_ && waiter_;
 }
 
@@ -256,6 +263,7 @@ asio::awaitable<void> Connection::Run() {
 }
 
 asio::awaitable<void> Connection::Serve() {
+  if (closed_) co_return;
   boost::system::error_code ec;
   watch_ = std::make_unique<SocketWatch>(server_->io_, fd_, this);
   if (!watch_->ok()) co_return;
@@ -372,13 +380,14 @@ Connection::ReadResult Connection::ReadInput() {
   if (n < 0) {
     if (errno == EINTR) return ReadResult::kNothing;
     if (errno != EAGAIN && errno != EWOULDBLOCK) return ReadResult::kFail;
-    readable_ = false;
+    readable_ = probe_input_ = false;
     return ReadResult::kNothing;
   }
-  // Less than the room: the socket is drained, and the watch reports the next input (Redis reads
-  // once per event too).
-  if (static_cast<size_t>(n) < room) readable_ = false;
   if (n == 0) return ReadResult::kEof;
+  // Less than the room: the socket is drained, and the watch reports the next input (Redis reads
+  // once per event too), unless the peer's close came with this input (see ProbeInput).
+  if (static_cast<size_t>(n) < room) readable_ = false;
+  probe_input_ = !readable_;
   // Redis's querybuf_peak counts the room a read asks for as well as what it got.
   input_peak_ = std::max(input_peak_, in_.size() + std::max<size_t>(n, kReadChunk));
   in_.CommitWrite(n);

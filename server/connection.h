@@ -23,12 +23,13 @@ class Server;
 
 // One client connection. Its loop, like Redis's event handlers: wait until the socket is
 // readable (a SocketWatch reports it from the loop's epoll), read what is there, run every
-// complete command in the input and write the replies, repeat. When the socket does not take all the replies at once, the loop waits for it to be
-// readable or writable, whichever comes first: clients that send a whole pipeline before reading
-// any reply must not deadlock against a server that waits for them to read. Only once
-// kMaxPendingOutput bytes of replies wait does reading pause, so a client that never reads
-// cannot make the server buffer without bound; a client whose replies still pass its
-// client-output-buffer-limit (one command with a huge reply) is disconnected.
+// complete command in the input and write the replies, repeat. When the socket does not take all
+// the replies at once, the loop waits for it to be readable or writable, whichever comes first:
+// clients that send a whole pipeline before reading any reply must not deadlock against a server
+// that waits for them to read. Only once kMaxPendingOutput bytes of replies wait does reading
+// pause, so a client that never reads cannot make the server buffer without bound; a client whose
+// replies still pass its client-output-buffer-limit (one command with a huge reply) is
+// disconnected.
 class Connection : public std::enable_shared_from_this<Connection>,
                    public MonitorSink,
                    public BlockedClientSink,
@@ -49,6 +50,11 @@ class Connection : public std::enable_shared_from_this<Connection>,
   // buffers, so idle clients cost no buffer memory; an active client whose input buffer grew for
   // one big request gets a smaller one.
   void ReleaseIdleBuffers(int64_t now_ms);
+  // From the server's cron: a client whose last read was short is read once more. With
+  // edge-triggered readiness a close that came in with the last request brings no new report, so
+  // this is how a client that sent its requests and then shut down its side is seen to be gone
+  // (within a cron period) without a second recv after every request.
+  void ProbeInput();
   // MONITOR: queues `line` like a reply and wakes the connection to write it; over
   // client-output-buffer-limit it closes the connection.
   void SendMonitorLine(std::string_view line) override;
@@ -115,9 +121,11 @@ class Connection : public std::enable_shared_from_this<Connection>,
   int fd_;  // -1 once closed
   std::unique_ptr<SocketWatch> watch_;
   // Edge-triggered readiness: set by the watch's reports, cleared when a read or write finds the
-  // socket drained or full (the next change then comes as a report).
-  bool readable_ = true;
+  // socket drained or full (the next change then comes as a report). Not readable at first: a
+  // client that has sent nothing gets no input buffer (the registration reports what is there).
+  bool readable_ = false;
   bool writable_ = true;
+  bool probe_input_ = false;  // the last read was short: see ProbeInput
   // What the loop's current wait is for: other reports do not wake it.
   bool wait_read_ = false;
   bool wait_write_ = false;

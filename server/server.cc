@@ -549,11 +549,13 @@ asio::awaitable<void> Server::Cron() {
       state_.used_memory_peak = std::max(state_.used_memory_peak, UsedMemory());
     }
     // Redis's clientsCron: a client whose reading is paused runs no command, so its soft output
-    // limit is checked here, and idle clients' buffers are freed. Close() leaves the set alone;
-    // the loop forgets the connection.
+    // limit is checked here, idle clients' buffers are freed, and clients whose last read was
+    // short are read again (a close that came with their last request). Close() leaves the set
+    // alone; the loop forgets the connection.
     for (Connection* c : connections_) {
       c->CloseIfOverOutputLimit(now_ms, /*from_cron=*/true);
       c->ReleaseIdleBuffers(now_ms);
+      c->ProbeInput();
     }
     if (state_.config.timeout > 0) {
       const int64_t limit_ms = state_.config.timeout * 1000;

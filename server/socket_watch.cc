@@ -64,8 +64,12 @@ void SocketWatch::Queue(Op* op) {
 SocketWatch::SocketWatch(asio::io_context& io, int fd, SocketReadyListener* listener)
     : reactor_(&asio::use_service<Reactor>(io)), fd_(fd) {
   auto& reactor = *static_cast<Reactor*>(reactor_);
+  reactor.init_task();  // the loop runs the reactor (Asio's own sockets and timers do this too)
   Reactor::per_descriptor_data data = nullptr;
-  if (reactor.register_descriptor(fd, data) != 0) return;
+  if (reactor.register_descriptor(fd, data) != 0) {
+    reactor.cleanup_descriptor_data(data);
+    return;
+  }
   descriptor_data_ = data;
   ops_[0] = new Op(this, listener, Reactor::read_op);
   ops_[1] = new Op(this, listener, Reactor::write_op);  // adds EPOLLOUT: one epoll_ctl

@@ -42,8 +42,8 @@ class SocketWatch {
  private:
   struct Op;
   void Queue(Op* op);
-  void* reactor_;           // boost::asio::detail::epoll_reactor
-  void* descriptor_data_;   // its per-descriptor state
+  void* reactor_;                    // boost::asio::detail::epoll_reactor
+  void* descriptor_data_ = nullptr;  // its per-descriptor state
   int fd_;
   Op* ops_[2] = {nullptr, nullptr};  // read and write; owned by the reactor once queued
   bool ok_ = false;
