@@ -1,13 +1,14 @@
 #include "server/connection.h"
 
 #include <arpa/inet.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <spdlog/spdlog.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
 #include <algorithm>
-#include <boost/asio/deferred.hpp>
-#include <boost/asio/experimental/parallel_group.hpp>
+#include <boost/asio/post.hpp>
 #include <boost/asio/redirect_error.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <chrono>
@@ -46,11 +47,6 @@ constexpr int64_t kReleaseBuffersAfterMs = 2000;
 // twice what it needed since the last cron tick, is shrunk.
 constexpr size_t kQueryBufferResizeThreshold = 32 * 1024;
 
-// error_code's == goes through its category; success, the common case, is tested first.
-bool WouldBlock(const boost::system::error_code& ec) {
-  return ec && (ec == asio::error::would_block || ec == asio::error::try_again);
-}
-
 // One end of a TCP socket as Redis's anetFormatAddr writes it: "ip:port", "[ipv6]:port".
 std::string FormatTcpAddress(int fd, bool peer) {
   sockaddr_storage sa{};
@@ -75,13 +71,13 @@ std::string FormatTcpAddress(int fd, bool peer) {
 }
 }  // namespace
 
-Connection::Connection(Server* server, Socket socket, uint64_t id)
+Connection::Connection(Server* server, int fd, uint64_t id)
     : server_(server),
-      socket_(std::move(socket)),
-      delay_timer_(socket_.get_executor()),
+      fd_(fd),
+      delay_timer_(server->io_),
       parser_(&server->parser_limits_),
-      writer_(&out_),
-      resume_(socket_.get_executor(), boost::asio::steady_timer::time_point::max()) {
+      writer_(&out_) {
+  ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK);
   state_.id = id;
   state_.monitor_sink = this;
   state_.block_sink = this;
@@ -90,8 +86,6 @@ Connection::Connection(Server* server, Socket socket, uint64_t id)
   state_.authenticated = server->state_.config.requirepass.empty();
   UpdateParserLimits();
   state_.created_ms = server->state_.clock->NowMs();
-  const int fd = socket_.native_handle();
-  fd_ = fd;
   sockaddr_storage sa{};
   socklen_t len = sizeof(sa);
   state_.unix_socket =
@@ -126,23 +120,69 @@ ClientInfo Connection::Describe() const {
   return info;
 }
 
+Connection::~Connection() { Close(); }
+
 void Connection::Close() {
   if (closed_) return;
   closed_ = true;
-  boost::system::error_code ignored;
-  socket_.close(ignored);
+  watch_.reset();  // before the close: it takes the socket out of the epoll set
+  ::close(fd_);
+  fd_ = -1;
   delay_timer_.cancel();
-  resume_.cancel();
+  Wake();
 }
 
-void Connection::Resume() { resume_.cancel(); }
+void Connection::Wake() {
+  if (waiter_) {
+    asio::post(server_->io_, std::move(waiter_));
+  } else {
+    wake_pending_ = true;
+  }
+}
+
+asio::awaitable<void> Connection::WaitForWake() {
+  if (std::exchange(wake_pending_, false)) co_return;
+  co_await asio::async_initiate<decltype(asio::use_awaitable), void()>(
+      [this](auto handler) {
+        // (Boost 1.81's move assignment of any_completion_handler copies: swap instead.)
+        asio::any_completion_handler<void()> waiter(std::move(handler));
+        waiter_.swap(waiter);
+      },
+      asio::use_awaitable);
+}
+
+void Connection::ProbeInput() {
+  if (!std::exchange(probe_input_, false) || closed_) return;
+  readable_ = true;
+  if (wait_read_) Wake();
+}
+
+bool Connection::SocketReadable() {
+  readable_ = true;
+  probe_input_ = false;
+  return wait_read_ && waiter_;
+}
+
+bool Connection::SocketWritable() {
+  writable_ = true;
+  return wait_write_ && waiter_;
+}
+
+void Connection::SocketWake() {
+  if (waiter_) std::move(waiter_)();
+}
+
+void Connection::Resume() {
+  resumed_ = true;
+  Wake();
+}
 
 ReplyWriter& Connection::BlockedReply() {
   writer_.set_protocol(state_.protocol);
   return writer_;
 }
 
-void Connection::Unblocked() { resume_.cancel(); }
+void Connection::Unblocked() { Wake(); }
 
 void Connection::ReleaseIdleBuffers(int64_t now_ms) {
   // Redis's clientsCronResizeQueryBuffer: a client still active whose input buffer is much
@@ -160,10 +200,9 @@ void Connection::ReleaseIdleBuffers(int64_t now_ms) {
   } else {
     return;
   }
-  // The pending read points into in_: it is cancelled, and the loop frees the buffers.
+  // The loop frees the buffers.
   idle_read_ = false;
-  boost::system::error_code ignored;
-  socket_.cancel(ignored);
+  Wake();
 }
 
 void Connection::SendMonitorLine(std::string_view line) {
@@ -174,8 +213,7 @@ void Connection::SendMonitorLine(std::string_view line) {
   if (CloseIfOverOutputLimit(server_->state_.clock->NowMs(), /*from_cron=*/true)) return;
   if (idle_read_) {
     idle_read_ = false;
-    boost::system::error_code ignored;
-    socket_.cancel(ignored);
+    Wake();
   } else if (held_ || blocked_wait_) {
     // Held by CLIENT PAUSE or blocked on keys (its wait is for that): write what the socket
     // takes now.
@@ -214,8 +252,7 @@ void Connection::FlushPushed() {
   if (!out_.empty() && idle_read_) {
     // The socket did not take everything: the loop waits for it to be writable instead.
     idle_read_ = false;
-    boost::system::error_code ignored;
-    socket_.cancel(ignored);
+    Wake();
   }
 }
 
@@ -235,8 +272,10 @@ asio::awaitable<void> Connection::Run() {
 }
 
 asio::awaitable<void> Connection::Serve() {
+  if (closed_) co_return;
   boost::system::error_code ec;
-  socket_.non_blocking(true, ec);
+  watch_ = std::make_unique<SocketWatch>(server_->io_, fd_, this);
+  if (!watch_->ok()) co_return;
   last_interaction_ms_ = server_->state_.clock->NowMs();
   bool input_left = false;  // the input may hold complete commands that have not run yet
   while (!closed_) {
@@ -257,7 +296,7 @@ asio::awaitable<void> Connection::Serve() {
       if (!out_.empty() && server_->AofGroupCommitPending()) {
         // The replies wait for their writes to reach the AOF (on disk with appendfsync always),
         // and the other clients ready now join the same write (WriteOutput flushes it first).
-        co_await asio::post(socket_.get_executor(), asio::use_awaitable);
+        co_await asio::post(server_->io_.get_executor(), asio::use_awaitable);
         if (closed_) co_return;
       }
       if (!out_.empty() && !WriteOutput()) co_return;
@@ -271,15 +310,12 @@ asio::awaitable<void> Connection::Serve() {
       // unblocked, but the socket is still read, as Redis reads blocked clients, so that a client
       // that goes away is forgotten at once.
       blocked_wait_ = true;
-      auto [order, resume_ec, read_ec] =
-          co_await asio::experimental::make_parallel_group(
-              resume_.async_wait(asio::deferred),
-              socket_.async_wait(Socket::wait_read, asio::deferred))
-              .async_wait(asio::experimental::wait_for_one(), asio::use_awaitable);
+      wait_read_ = true;
+      if (!readable_) co_await WaitForWake();
+      wait_read_ = false;
       blocked_wait_ = false;
       if (closed_) co_return;
-      if (order[0] == 1) {
-        if (read_ec) co_return;
+      if (readable_) {
         switch (ReadInput()) {
           case ReadResult::kData:
             input_left = true;
@@ -296,8 +332,9 @@ asio::awaitable<void> Connection::Serve() {
     if (held_ && out_.empty()) {
       // Redis's blocked client: nothing more is read or run until the pause changes; the
       // server wakes held connections in the order they were held.
+      resumed_ = false;
       server_->Hold(this);
-      co_await resume_.async_wait(asio::redirect_error(asio::use_awaitable, ec));
+      while (!closed_ && !resumed_) co_await WaitForWake();
       held_ = false;
       continue;
     }
@@ -313,46 +350,20 @@ asio::awaitable<void> Connection::Serve() {
     out_.ShrinkIfEmpty(keep);
 
     const bool want_read = !draining && !held_ && out_.size() < kMaxPendingOutput;
-    ReadResult read = ReadResult::kNothing;
-    if (want_read && out_.empty() && in_.capacity() == 0) {
-      // A client that has sent nothing yet has no input buffer, and gets none while it is idle:
-      // thousands of idle connections cost no buffers.
-      idle_read_ = true;
-      co_await socket_.async_wait(Socket::wait_read, asio::redirect_error(asio::use_awaitable, ec));
-      if (closed_) co_return;
-      // Woken by a monitor line (write it first) or to release the buffers.
-      if (std::exchange(idle_read_, false) || ec != asio::error::operation_aborted) {
-        if (ec) co_return;
-        read = ReadInput();
-      }
-    } else if (want_read && out_.empty()) {
-      // The common case: nothing to write, wait for the next request. A read (unlike a wait for
-      // readability, which Asio re-arms with an epoll_ctl every time) costs no extra system call.
-      in_.PrepareWrite(kReadChunk);
-      idle_read_ = true;
-      const size_t n = co_await socket_.async_read_some(
-          asio::buffer(in_.data() + in_.size(), in_.WritableSize()),
-          asio::redirect_error(asio::use_awaitable, ec));
-      if (closed_) co_return;
-      // Woken by a monitor line (write it first) or to release the buffers.
-      if (std::exchange(idle_read_, false) || ec != asio::error::operation_aborted) {
-        read = TakeInput(n, ec);
-      }
-    } else if (want_read) {
-      // Replies are waiting and the client may still be sending: whichever comes first.
-      auto [order, read_ec, write_ec] =
-          co_await asio::experimental::make_parallel_group(
-              socket_.async_wait(Socket::wait_read, asio::deferred),
-              socket_.async_wait(Socket::wait_write, asio::deferred))
-              .async_wait(asio::experimental::wait_for_one(), asio::use_awaitable);
-      const bool readable = order[0] == 0;
-      if ((readable ? read_ec : write_ec) || closed_) co_return;
-      if (readable) read = ReadInput();
-    } else {
-      co_await socket_.async_wait(Socket::wait_write,
-                                  asio::redirect_error(asio::use_awaitable, ec));
-      if (ec || closed_) co_return;
+    const bool want_write = !out_.empty();
+    if (!(want_read && readable_) && !(want_write && writable_)) {
+      // Replies waiting while the client may still be sending: whichever comes first, so that a
+      // client writing a whole pipeline before reading cannot deadlock against the server. Or
+      // only input: then a monitor line, pushed frames or the cron's buffer release also wake
+      // the loop, which looks at everything again.
+      idle_read_ = want_read && !want_write;
+      wait_read_ = want_read;
+      wait_write_ = want_write;
+      co_await WaitForWake();
+      idle_read_ = wait_read_ = wait_write_ = false;
+      continue;
     }
+    ReadResult read = want_read && readable_ ? ReadInput() : ReadResult::kNothing;
     switch (read) {
       case ReadResult::kData:
         input_left = true;
@@ -371,22 +382,23 @@ asio::awaitable<void> Connection::Serve() {
 }
 
 Connection::ReadResult Connection::ReadInput() {
-  boost::system::error_code ec;
-  in_.PrepareWrite(kReadChunk);
-  const size_t n = socket_.read_some(asio::buffer(in_.data() + in_.size(), in_.WritableSize()), ec);
-  return TakeInput(n, ec);
-}
-
-Connection::ReadResult Connection::TakeInput(size_t n, const boost::system::error_code& ec) {
   ServerState& st = server_->state_;
-  if (ec) {
-    if (WouldBlock(ec)) return ReadResult::kNothing;
-    // Asio reports the peer's orderly close as error::eof.
-    return ec == asio::error::eof ? ReadResult::kEof : ReadResult::kFail;
+  in_.PrepareWrite(kReadChunk);
+  const size_t room = in_.WritableSize();
+  const ssize_t n = ::recv(fd_, in_.data() + in_.size(), room, 0);
+  if (n < 0) {
+    if (errno == EINTR) return ReadResult::kNothing;
+    if (errno != EAGAIN && errno != EWOULDBLOCK) return ReadResult::kFail;
+    readable_ = probe_input_ = false;
+    return ReadResult::kNothing;
   }
   if (n == 0) return ReadResult::kEof;
+  // Less than the room: the socket is drained, and the watch reports the next input (Redis reads
+  // once per event too), unless the peer's close came with this input (see ProbeInput).
+  if (static_cast<size_t>(n) < room) readable_ = false;
+  probe_input_ = !readable_;
   // Redis's querybuf_peak counts the room a read asks for as well as what it got.
-  input_peak_ = std::max(input_peak_, in_.size() + std::max(n, kReadChunk));
+  input_peak_ = std::max(input_peak_, in_.size() + std::max<size_t>(n, kReadChunk));
   in_.CommitWrite(n);
   ++st.stats.total_reads_processed;
   st.stats.total_net_input_bytes += n;
@@ -542,11 +554,17 @@ bool Connection::WriteOutput() {
   ServerState& st = server_->state_;
   // No reply leaves before the writes it acknowledges reached the AOF.
   server_->FlushAof();
-  boost::system::error_code ec;
   while (!out_.empty()) {
-    const size_t n = socket_.write_some(asio::buffer(out_.data(), out_.size()), ec);
-    if (WouldBlock(ec)) return true;
-    if (ec) return false;
+    // MSG_NOSIGNAL: an embedded server must not raise SIGPIPE in its host process.
+    const ssize_t n = ::send(fd_, out_.data(), out_.size(), MSG_NOSIGNAL);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      if (errno != EAGAIN && errno != EWOULDBLOCK) return false;
+      writable_ = false;
+      return true;
+    }
+    // Less than asked: the socket is full, and the watch reports when it takes more.
+    if (static_cast<size_t>(n) < out_.size()) writable_ = false;
     out_.Consume(n);
     ++st.stats.total_writes_processed;
     st.stats.total_net_output_bytes += n;

@@ -1,7 +1,7 @@
 #pragma once
 
+#include <boost/asio/any_completion_handler.hpp>
 #include <boost/asio/awaitable.hpp>
-#include <boost/asio/generic/stream_protocol.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <cstdint>
 #include <memory>
@@ -15,27 +15,30 @@
 #include "server/client_registry.h"
 #include "server/conn_state.h"
 #include "server/monitor.h"
+#include "server/socket_watch.h"
 
 namespace kv {
 
 class Server;
 
 // One client connection. Its loop, like Redis's event handlers: wait until the socket is
-// readable, read what is there, run every complete command in the input and write the replies,
-// repeat. When the socket does not take all the replies at once, the loop waits for it to be
-// readable or writable, whichever comes first: clients that send a whole pipeline before reading
-// any reply must not deadlock against a server that waits for them to read. Only once
-// kMaxPendingOutput bytes of replies wait does reading pause, so a client that never reads
-// cannot make the server buffer without bound; a client whose replies still pass its
-// client-output-buffer-limit (one command with a huge reply) is disconnected.
+// readable (a SocketWatch reports it from the loop's epoll), read what is there, run every
+// complete command in the input and write the replies, repeat. When the socket does not take all
+// the replies at once, the loop waits for it to be readable or writable, whichever comes first:
+// clients that send a whole pipeline before reading any reply must not deadlock against a server
+// that waits for them to read. Only once kMaxPendingOutput bytes of replies wait does reading
+// pause, so a client that never reads cannot make the server buffer without bound; a client whose
+// replies still pass its client-output-buffer-limit (one command with a huge reply) is
+// disconnected.
 class Connection : public std::enable_shared_from_this<Connection>,
                    public MonitorSink,
                    public BlockedClientSink,
-                   public PushSink {
+                   public PushSink,
+                   public SocketReadyListener {
  public:
-  using Socket = boost::asio::generic::stream_protocol::socket;
-
-  Connection(Server* server, Socket socket, uint64_t id);
+  // Takes ownership of the connected socket `fd`.
+  Connection(Server* server, int fd, uint64_t id);
+  ~Connection();
 
   boost::asio::awaitable<void> Run();
   // Closes the socket; the loop notices and ends. Safe to call more than once.
@@ -47,6 +50,11 @@ class Connection : public std::enable_shared_from_this<Connection>,
   // buffers, so idle clients cost no buffer memory; an active client whose input buffer grew for
   // one big request gets a smaller one.
   void ReleaseIdleBuffers(int64_t now_ms);
+  // From the server's cron: a client whose last read was short is read once more. With
+  // edge-triggered readiness a close that came in with the last request brings no new report, so
+  // this is how a client that sent its requests and then shut down its side is seen to be gone
+  // (within a cron period) without a second recv after every request.
+  void ProbeInput();
   // MONITOR: queues `line` like a reply and wakes the connection to write it; over
   // client-output-buffer-limit it closes the connection.
   void SendMonitorLine(std::string_view line) override;
@@ -90,8 +98,14 @@ class Connection : public std::enable_shared_from_this<Connection>,
   };
   // Reads what the socket has without blocking.
   ReadResult ReadInput();
-  // Accounts for n bytes read into the input buffer (or the read's error).
-  ReadResult TakeInput(size_t n, const boost::system::error_code& ec);
+  // SocketReadyListener: the watch's reports, which wake the loop when it waits for them.
+  bool SocketReadable() override;
+  bool SocketWritable() override;
+  void SocketWake() override;
+  // Ends the loop's wait (or the next one, if it is not waiting): it then looks at everything
+  // again.
+  void Wake();
+  boost::asio::awaitable<void> WaitForWake();
   // Applies the armed fault, if any, for the command `name`; false when the command must not
   // run (an error reply was made, or the connection is to be dropped).
   bool TakeFault(std::string_view name);
@@ -104,7 +118,20 @@ class Connection : public std::enable_shared_from_this<Connection>,
   void UpdateParserLimits();
 
   Server* server_;
-  Socket socket_;
+  int fd_;  // -1 once closed
+  std::unique_ptr<SocketWatch> watch_;
+  // Edge-triggered readiness: set by the watch's reports, cleared when a read or write finds the
+  // socket drained or full (the next change then comes as a report). Not readable at first: a
+  // client that has sent nothing gets no input buffer (the registration reports what is there).
+  bool readable_ = false;
+  bool writable_ = true;
+  bool probe_input_ = false;  // the last read was short: see ProbeInput
+  // What the loop's current wait is for: other reports do not wake it.
+  bool wait_read_ = false;
+  bool wait_write_ = false;
+  // The loop's wait: Wake() or the watch resumes it.
+  boost::asio::any_completion_handler<void()> waiter_;
+  bool wake_pending_ = false;
   boost::asio::steady_timer delay_timer_;  // an injected reply delay
   int64_t delay_ms_ = 0;                   // set by ProcessInput for an injected delay
   ConnState state_;
@@ -116,18 +143,17 @@ class Connection : public std::enable_shared_from_this<Connection>,
   // The local end of the socket as CLIENT LIST prints it, found once at accept time (the peer's
   // is in state_).
   std::string laddr_;
-  int fd_ = -1;
   bool closed_ = false;
   bool peer_closed_ = false;  // the peer sent EOF: no more input will come
-  // CLIENT PAUSE holds the command at the front of the input; the connection waits on resume_
-  // (which never expires by itself) until Resume() or Close() cancels the wait.
+  // CLIENT PAUSE holds the command at the front of the input; the connection waits until
+  // Resume() (or Close()).
   bool held_ = false;
-  boost::asio::steady_timer resume_;
-  // Blocked on keys with no replies pending: waiting on resume_ (cancelled by Unblocked()) and on
-  // the socket (to notice a client that goes away).
+  bool resumed_ = false;
+  // Blocked on keys with no replies pending: waiting until Unblocked(), and for input (to notice
+  // a client that goes away).
   bool blocked_wait_ = false;
-  // Waiting for input with no replies pending: a monitor line cancels the wait so that the line
-  // is written, and ReleaseIdleBuffers so that the buffers are freed.
+  // Waiting for input with no replies pending: a monitor line wakes it so that the line is
+  // written, and ReleaseIdleBuffers so that the buffers are freed.
   bool idle_read_ = false;
   bool release_buffers_ = false;
   // Set by the cron for an input buffer much bigger than the client's recent needs: the loop

@@ -308,8 +308,7 @@ asio::awaitable<void> Server::AcceptTcp(tcp::acceptor& acceptor) {
     }
     socket.set_option(tcp::no_delay(true), ec);
     if (state_.config.tcp_keepalive > 0) socket.set_option(asio::socket_base::keep_alive(true), ec);
-    const int family = socket.local_endpoint(ec).protocol().family();
-    Admit(family, IPPROTO_TCP, socket.release(ec));
+    Admit(socket.release(ec));
   }
 }
 
@@ -323,11 +322,11 @@ asio::awaitable<void> Server::AcceptUnix(asio::local::stream_protocol::acceptor&
       if (log_) log_->warn("Accepting client connection: {}", ec.message());
       continue;
     }
-    Admit(AF_UNIX, 0, socket.release(ec));
+    Admit(socket.release(ec));
   }
 }
 
-void Server::Admit(int protocol_family, int protocol, int native_fd) {
+void Server::Admit(int native_fd) {
   if (native_fd < 0) return;
   if (connections_.size() >= static_cast<size_t>(state_.config.maxclients)) {
     static constexpr char kError[] = "-ERR max number of clients reached\r\n";
@@ -350,9 +349,7 @@ void Server::Admit(int protocol_family, int protocol, int native_fd) {
   }
   // Like Redis's stat_numconnections, only connections that were let in count.
   ++state_.stats.total_connections_received;
-  Connection::Socket socket(io_, asio::generic::stream_protocol(protocol_family, protocol),
-                            native_fd);
-  auto conn = std::make_shared<Connection>(this, std::move(socket), next_client_id_++);
+  auto conn = std::make_shared<Connection>(this, native_fd, next_client_id_++);
   connections_.insert(conn.get());
   state_.clients_by_id.emplace(conn->state().id, &conn->mutable_state());
   state_.connected_clients = connections_.size();
@@ -554,11 +551,13 @@ asio::awaitable<void> Server::Cron() {
       state_.used_memory_peak = std::max(state_.used_memory_peak, UsedMemory());
     }
     // Redis's clientsCron: a client whose reading is paused runs no command, so its soft output
-    // limit is checked here, and idle clients' buffers are freed. Close() leaves the set alone;
-    // the loop forgets the connection.
+    // limit is checked here, idle clients' buffers are freed, and clients whose last read was
+    // short are read again (a close that came with their last request). Close() leaves the set
+    // alone; the loop forgets the connection.
     for (Connection* c : connections_) {
       c->CloseIfOverOutputLimit(now_ms, /*from_cron=*/true);
       c->ReleaseIdleBuffers(now_ms);
+      c->ProbeInput();
     }
     if (state_.config.timeout > 0) {
       const int64_t limit_ms = state_.config.timeout * 1000;

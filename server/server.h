@@ -78,7 +78,7 @@ class Server : public ClientRegistry {
 
   boost::asio::awaitable<void> AcceptTcp(boost::asio::ip::tcp::acceptor& acceptor);
   boost::asio::awaitable<void> AcceptUnix(boost::asio::local::stream_protocol::acceptor& acceptor);
-  void Admit(int protocol_family, int protocol, int native_fd);
+  void Admit(int native_fd);
   boost::asio::awaitable<void> Cron();
   void ApplyConfig();
   // CONFIG SET's apply step (ServerState::apply_config).
