@@ -263,6 +263,7 @@ std::optional<std::string> AppendOnlyFile::WriteBase(const std::string& path) {
   const MaxmemoryPolicy p = s_.config.maxmemory_policy;
   options.save_lfu = IsLfuPolicy(p);
   options.save_lru = p == MaxmemoryPolicy::kVolatileLru || p == MaxmemoryPolicy::kAllkeysLru;
+  options.key_delay_us = s_.config.rdb_key_save_delay;
   // The function libraries go into the base too, as into any RDB file.
   if (s_.scripting) {
     for (const auto& [name, lib] : s_.scripting->libraries()) {
