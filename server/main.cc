@@ -225,7 +225,9 @@ int main(int argc, char** argv) {
       shutdown();
     });
   };
-  wait_for_signal();
+  // A shutdown during the load (a signal, SHUTDOWN) already stopped the server: Run() only lets
+  // it finish.
+  if (!server.stopping()) wait_for_signal();
   server.state().request_shutdown = shutdown;
   server.Run();
   // The server's configuration as CONFIG SET left it.

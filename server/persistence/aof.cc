@@ -636,7 +636,8 @@ void AppendOnlyFile::Cron() {
   // A write that failed is retried here; everysec's fsync follows the writes.
   if (state_ != State::kOff && !buf_.empty()) Flush();
   if (child_pid_ != -1 || s_.persistence.child_pid != -1) return;
-  if (rewrite_scheduled_ && state_ != State::kOff) {
+  // As Redis's serverCron, also with appendonly off (BGREWRITEAOF during a BGSAVE).
+  if (rewrite_scheduled_) {
     StartRewrite();
     return;
   }

@@ -260,7 +260,7 @@ TEST(Persistence, ClientsAreServedWhileLoading) {
   EXPECT_EQ(c->Call({"config", "set", "dir", "asdf"}),
             "-LOADING Redis is loading the dataset in memory\r\n");
   EXPECT_TRUE(Contains(c->Call({"info", "persistence"}), "loading:1\r\n"));
-  ASSERT_TRUE(WaitForPersistenceInfo(*c, "loading:0\r\n"));
+  ASSERT_TRUE(WaitForPersistenceInfo(*c, "\r\nloading:0\r\n"));
   EXPECT_EQ(c->Call({"dbsize"}), ":20000\r\n");
   EXPECT_EQ(c->Call({"ping"}), "+PONG\r\n");
   EXPECT_FALSE(Contains(c->Call({"info", "persistence"}), "loading_start_time"));
