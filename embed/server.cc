@@ -81,6 +81,7 @@ std::chrono::system_clock::time_point ManualClock::Now() const {
 Options::Options() {
   Set("port", "0");
   Set("bind", "127.0.0.1");
+  Set("save", "");
 }
 
 Options& Options::Set(std::string_view directive, std::string_view value) {

@@ -95,6 +95,9 @@ class Loader {
   // Where "user default on nopass ..." was, if anywhere: with requirepass also set, Redis
   // would end up without a password (users are loaded after it), so kvserver refuses that.
   std::optional<ConfigError> default_user_line_;
+  // The first save line replaces the default save points; later ones add to it (Redis's
+  // setConfigSaveOption while reading the configuration).
+  bool save_loaded_ = false;
 };
 
 std::optional<ConfigError> Loader::Include(const std::string& pattern, int depth) {
@@ -162,6 +165,10 @@ std::optional<ConfigError> Loader::Apply(std::string_view text, int depth) {
             }
           } else {
             args.assign(words.begin() + 1, words.end());
+          }
+          if (d->primary() == "save" && !save_loaded_) {
+            save_loaded_ = true;
+            config_->save.clear();
           }
           if (auto err = SetDirectiveChecked(*d, *config_, args, SetMode::kLoading)) {
             return fail(*err, words[0]);

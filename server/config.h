@@ -138,8 +138,9 @@ struct Config {
   std::string enable_debug_command = "no";
   int enable_module_command = 0;
   int sanitize_dump_payload = 0;
-  // ---- persistence (kvserver keeps data in memory only: see config_missing_features.cc)
-  std::vector<std::pair<int64_t, int64_t>> save;  // seconds, changes
+  // ---- persistence (server/persistence/)
+  // seconds, changes; Redis's defaults when no configuration line sets any (`save ""`: none)
+  std::vector<std::pair<int64_t, int64_t>> save = {{3600, 1}, {300, 100}, {60, 10000}};
   bool appendonly = false;
   std::string dir;  // the working directory as given (CONFIG GET shows getcwd())
   std::string dbfilename = "dump.rdb";

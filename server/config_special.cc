@@ -59,7 +59,8 @@ RewriteLines RewriteDir(const Config& c, std::string_view name) {
 }
 
 // ---- save: pairs of seconds and changes; "" alone means none. Configuration text appends to
-// the save points read so far (a first save line replaces the defaults), CONFIG SET replaces.
+// the save points read so far (the loader clears the defaults at the first save line, as
+// Redis), CONFIG SET replaces.
 
 std::optional<std::string> SetSave(Config& c, const ConfigArgs& args, SetMode mode) {
   ConfigArgs a = args;
@@ -76,7 +77,6 @@ std::optional<std::string> SetSave(Config& c, const ConfigArgs& args, SetMode mo
     }
     points.emplace_back(seconds, static_cast<int>(changes));  // Redis keeps changes in an int
   }
-  // kvserver's default has no save points, so the first line of a file has nothing to replace.
   if (mode == SetMode::kConfigSet) c.save.clear();
   c.save.insert(c.save.end(), points.begin(), points.end());
   return std::nullopt;

@@ -5,6 +5,7 @@
 
 #include "server/auth.h"
 #include "server/errors.h"
+#include "server/persistence/snapshot.h"
 #include "server/scripting/scripting.h"
 #include "server/strings.h"
 
@@ -122,11 +123,12 @@ Dispatcher::Verdict Dispatcher::Check(std::span<const std::string_view> args, Co
     return Verdict::kRejected;
   }
   // Redis's getCommandFlags: EVAL or FCALL of a script that declares flags runs with the flags it
-  // declared. They matter only to queueing, maxmemory and CLIENT PAUSE, so the script is looked
-  // up only then.
+  // declared. They matter only to queueing, maxmemory, CLIENT PAUSE and MISCONF, so the script is
+  // looked up only then.
   uint32_t flags = spec->flags;
-  if (spec->call_flags != nullptr && (conn.multi || state_->config.maxmemory != 0 ||
-                                      state_->pause.type() != ClientPause::Type::kOff)) {
+  if (spec->call_flags != nullptr &&
+      (conn.multi || state_->config.maxmemory != 0 ||
+       state_->pause.type() != ClientPause::Type::kOff || WritesDeniedByBgsaveError(*state_))) {
     flags = spec->call_flags(*state_, args, flags);
   }
   *flags_out = flags;
@@ -161,6 +163,14 @@ Dispatcher::Verdict Dispatcher::Check(std::span<const std::string_view> args, Co
   }
   // Keeps the client-side caching table within tracking-table-max-keys.
   if (state_->tracking.clients() != 0) state_->tracking.LimitUsedSlots(*state_);
+  // Redis's writeCommandsDeniedByDiskError: while snapshots fail, writes are refused, and so is
+  // PING (what monitoring sends to learn the server is healthy). EXEC counts as a write when it
+  // would run one.
+  const uint32_t write_flags = flags | (spec == exec_ && conn.multi ? conn.multi->flags : 0);
+  if (((write_flags & kCmdWrite) || spec == ping_) && WritesDeniedByBgsaveError(*state_)) {
+    Reject(spec, errors::kMisconfBgsave, args, conn, reply);
+    return Verdict::kRejected;
+  }
   // A RESP2 client in pub/sub mode may only (un)subscribe, ping, quit and reset.
   if (conn.pubsub_mode && conn.protocol == 2 && spec != ping_ && spec != quit_ && spec != reset_ &&
       std::find(std::begin(subscribe_), std::end(subscribe_), spec) == std::end(subscribe_)) {
@@ -169,6 +179,11 @@ Dispatcher::Verdict Dispatcher::Check(std::span<const std::string_view> args, Co
                "': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in "
                "this context",
            args, conn, reply);
+    return Verdict::kRejected;
+  }
+  // Redis's processCommand while loading: only the commands flagged ok-loading run.
+  if (state_->persistence.loading && (spec->flags & kCmdLoading) == 0) {
+    Reject(spec, errors::kLoading, args, conn, reply);
     return Verdict::kRejected;
   }
   // CLIENT PAUSE holds a command only once it would run: unknown commands and arity errors are

@@ -24,6 +24,14 @@ inline constexpr std::string_view kNoAuth = "-NOAUTH Authentication required.";
 inline constexpr std::string_view kWrongPass =
     "-WRONGPASS invalid username-password pair or user is disabled.";
 inline constexpr std::string_view kOom = "-OOM command not allowed when used memory > 'maxmemory'.";
+inline constexpr std::string_view kLoading = "-LOADING Redis is loading the dataset in memory";
+// Writes refused while snapshots fail (stop-writes-on-bgsave-error).
+inline constexpr std::string_view kMisconfBgsave =
+    "-MISCONF Redis is configured to save RDB snapshots, but it's currently unable to persist to "
+    "disk. Commands that may modify the data set are disabled, because this instance is "
+    "configured to report errors during writes if RDB snapshotting fails "
+    "(stop-writes-on-bgsave-error option). Please check the Redis logs for details about the RDB "
+    "error.";
 }  // namespace errors
 
 // The reply text for a failed storage operation.

@@ -130,8 +130,8 @@ void PersistenceSection(ServerState& s, std::string& out) {
   // Snapshots (SAVE, BGSAVE, the save points) and loading; no copy-on-write figures yet.
   const PersistenceStats& p = s.persistence;
   absl::StrAppend(
-      &out, "# Persistence\r\n",
-      "loading:0\r\nasync_loading:0\r\ncurrent_cow_peak:0\r\ncurrent_cow_size:0\r\n"
+      &out, "# Persistence\r\n", "loading:", p.loading ? 1 : 0, "\r\n",
+      "async_loading:0\r\ncurrent_cow_peak:0\r\ncurrent_cow_size:0\r\n"
       "current_cow_size_age:0\r\ncurrent_fork_perc:0.00\r\ncurrent_save_keys_processed:0\r\n"
       "current_save_keys_total:0\r\n",
       "rdb_changes_since_last_save:", s.dirty, "\r\n",
@@ -152,6 +152,27 @@ void PersistenceSection(ServerState& s, std::string& out) {
         "aof_last_bgrewrite_status:ok\r\naof_rewrites:0\r\naof_rewrites_consecutive_failures:0\r\n"
         "aof_last_write_status:ok\r\naof_last_cow_size:0\r\nmodule_fork_in_progress:0\r\n"
         "module_fork_last_cow_size:0\r\n";
+  }
+  if (p.loading) {
+    // Redis's progress figures: the share of the file read and the time left at that pace.
+    double perc = 0;
+    uint64_t remaining = 1;
+    if (p.loading_total_bytes != 0) {
+      perc = static_cast<double>(p.loading_loaded_bytes) /
+             static_cast<double>(p.loading_total_bytes) * 100;
+      remaining = p.loading_total_bytes - std::min(p.loading_total_bytes, p.loading_loaded_bytes);
+    }
+    const int64_t elapsed = s.clock->NowMs() / 1000 - p.loading_start_s;
+    const int64_t eta = elapsed == 0 ? 1
+                                     : elapsed * static_cast<int64_t>(remaining) /
+                                           static_cast<int64_t>(p.loading_loaded_bytes + 1);
+    char perc_text[32];
+    std::snprintf(perc_text, sizeof perc_text, "%.2f", perc);
+    absl::StrAppend(&out, "loading_start_time:", p.loading_start_s, "\r\n",
+                    "loading_total_bytes:", p.loading_total_bytes, "\r\n",
+                    "loading_rdb_used_mem:", p.loading_rdb_used_mem, "\r\n",
+                    "loading_loaded_bytes:", p.loading_loaded_bytes, "\r\n",
+                    "loading_loaded_perc:", perc_text, "\r\n", "loading_eta_seconds:", eta, "\r\n");
   }
 }
 

@@ -175,11 +175,19 @@ int main(int argc, char** argv) {
   // Signals are caught before the server says it is ready: whoever waits for the readiness line
   // may stop it right away, and must get a clean exit.
   boost::asio::signal_set signals(server.io_context(), SIGINT, SIGTERM);
+  // Start serves clients while it loads the data: a signal meanwhile ends the load and the
+  // server without saving (half the data must not overwrite the file), as Redis.
+  signals.async_wait([&](const boost::system::error_code& ec, int) {
+    if (ec) return;
+    plog.FromSignalHandler("Received shutdown signal during loading, scheduling shutdown.");
+    server.Stop();
+  });
   if (auto err = server.Start()) {
     log.warn("{}", *err);
     std::fprintf(stderr, "kvserver: %s\n", err->c_str());
     return 1;
   }
+  signals.cancel();
   if (supervised == kv::SupervisedMode::kSystemd) {
     kv::NotifySystemd("STATUS=Ready to accept connections\n", log);
     kv::NotifySystemd("READY=1\n", log);
@@ -217,7 +225,9 @@ int main(int argc, char** argv) {
       shutdown();
     });
   };
-  wait_for_signal();
+  // A shutdown during the load (a signal, SHUTDOWN) already stopped the server: Run() only lets
+  // it finish.
+  if (!server.stopping()) wait_for_signal();
   server.state().request_shutdown = shutdown;
   server.Run();
   // The server's configuration as CONFIG SET left it.

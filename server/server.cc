@@ -101,6 +101,10 @@ Server::Server(Config config, std::shared_ptr<spdlog::logger> logger, const Cloc
     // A shutdown (SHUTDOWN NOSAVE, SIGTERM) ends the busy script so that the loop can stop.
     if (stopping_ && state_.scripting->running != nullptr) state_.scripting->running->killed = true;
   };
+  state_.process_events_while_loading = [this] {
+    io_.poll();
+    return !stopping_;
+  };
   state_.blocking_deadlines_changed = [this] { ArmBlockTimer(); };
   state_.after_batch = [this] { PostAfterBatch(); };
   state_.clients = this;
@@ -203,6 +207,8 @@ std::optional<std::string> Server::Start() {
   }
   // After "Server initialized" and before the readiness lines, as Redis's loadDataFromDisk.
   if (auto err = LoadDataAtStartup(state_)) return err;
+  // A SHUTDOWN served while loading ended the load: the server is stopping, not ready.
+  if (stopping_) return std::nullopt;
   if (!state_.config.port_file.empty()) {
     if (auto err = WritePortFile(state_.config.port_file, state_.tcp_port)) return err;
   }
@@ -497,8 +503,10 @@ asio::awaitable<void> Server::Cron() {
     boost::system::error_code ec;
     co_await cron_timer_.async_wait(asio::redirect_error(asio::use_awaitable, ec));
     if (stopping_) break;
-    // While a busy script serves clients from inside its run, the data must not change under it.
+    // While a busy script serves clients from inside its run, the data must not change under it;
+    // nor while the data is loaded (Redis serves only clients then, not its cron).
     if (state_.scripting && state_.scripting->running != nullptr) continue;
+    if (state_.persistence.loading) continue;
     const int64_t now_ms = state_.clock->NowMs();
     // Active expiry gets a quarter of each period, as Redis's ACTIVE_EXPIRE_CYCLE_SLOW_TIME_PERC.
     // Like Redis, it waits while clients are paused: a pause freezes the dataset.

@@ -60,6 +60,8 @@ class Server : public ClientRegistry {
   // Closes the listeners and every connection and ends Run(). Thread-safe, idempotent; waits for
   // a background thread.
   void Stop();
+  // True once Stop() (or SHUTDOWN) took effect, e.g. while Start() loaded the data.
+  bool stopping() const { return stopping_; }
 
   uint16_t port() const { return state_.tcp_port; }
   boost::asio::io_context& io_context() { return io_; }

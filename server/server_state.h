@@ -163,6 +163,9 @@ struct ServerState {
 
   // Set by the server: SHUTDOWN asks it to stop once the current batch is done.
   std::function<void()> request_shutdown;
+  // Set by the server: serves clients from inside a long load at start-up (Redis's
+  // processEventsWhileBlocked); false once the server is stopping, which ends the load.
+  std::function<bool()> process_events_while_loading;
   // Set by the server: its connections, for the CLIENT commands. Null when there are none to
   // show (the CLIENT commands then see only the calling connection).
   ClientRegistry* clients = nullptr;

@@ -54,8 +54,9 @@ class ManualClock {
 };
 
 // What a server is started with: directives as in kvserver.conf (any directive the binary takes),
-// applied in order. The defaults differ from the binary's in two ways: port 0 (a free port) and
-// bind 127.0.0.1 only.
+// applied in order. The defaults differ from the binary's in three ways: port 0 (a free port),
+// bind 127.0.0.1 only, and save "" (no snapshot is written to the working directory, by the save
+// points or at shutdown; Set("save", "60 1") and Set("dir", ...) turn snapshots on).
 class Options {
  public:
   Options();

@@ -16,17 +16,32 @@ constexpr std::string_view kInProgress = "Background save already in progress";
 
 void Save(CommandContext& ctx) {
   if (ctx.server.persistence.child_pid != -1) return ctx.reply.Error(kInProgress);
+  ++ctx.server.persistence.rdb_saves;  // INFO's rdb_saves counts SAVE and BGSAVE as they start
   if (SaveSnapshot(ctx.server)) return ctx.reply.Error("-ERR");
   ctx.reply.Ok();
 }
 
-// BGSAVE [SCHEDULE]: the only child kvserver forks is BGSAVE's, so SCHEDULE never has another
-// child to wait for and starts the save at once.
+// BGSAVE [SCHEDULE]: while an AOF rewrite's child runs (or inside EXEC), SCHEDULE has the cron
+// start the save once no child is left; without it that is an error.
 void BgSave(CommandContext& ctx) {
-  if (ctx.args.size() > 1 && !(ctx.args.size() == 2 && OptionIs(ctx.args[1], "schedule"))) {
-    return ctx.reply.Error(errors::kSyntax);
+  bool schedule = false;
+  if (ctx.args.size() > 1) {
+    if (ctx.args.size() != 2 || !OptionIs(ctx.args[1], "schedule")) {
+      return ctx.reply.Error(errors::kSyntax);
+    }
+    schedule = true;
   }
-  if (ctx.server.persistence.child_pid != -1) return ctx.reply.Error(kInProgress);
+  PersistenceStats& p = ctx.server.persistence;
+  if (p.child_pid != -1) return ctx.reply.Error(kInProgress);
+  if ((ctx.server.aof && ctx.server.aof->rewrite_in_progress()) || ctx.server.in_exec) {
+    if (!schedule && !ctx.server.in_exec) {
+      return ctx.reply.Error(
+          "Another child process is active (AOF?): can't BGSAVE right now. Use BGSAVE SCHEDULE "
+          "in order to schedule a BGSAVE whenever possible.");
+    }
+    p.bgsave_scheduled = true;
+    return ctx.reply.SimpleString("Background saving scheduled");
+  }
   if (StartBackgroundSave(ctx.server)) return ctx.reply.Error("-ERR");
   ctx.reply.SimpleString("Background saving started");
 }

@@ -18,6 +18,7 @@
 #include "server/glob.h"
 #include "server/monitor.h"
 #include "server/persistence/rdb_functions.h"
+#include "server/persistence/snapshot.h"
 #include "server/scripting/lua_vm.h"
 #include "server/scripting/scripting.h"
 #include "server/strings.h"
@@ -57,6 +58,12 @@ bool PrepareRun(CommandContext& ctx, ScriptRun& run, uint32_t flags, bool ro) {
     oom = ctx.server.evictor.Perform(ctx.server, ctx.now_ms) == Evictor::Result::kFail;
   }
   if (!compat) {
+    // A script that may write is a write command (Redis's evalGetCommandFlags): refused while
+    // snapshots fail, with processCommand's error.
+    if (!(flags & kScriptNoWrites) && WritesDeniedByBgsaveError(ctx.server)) {
+      ctx.reply.Error(errors::kMisconfBgsave);
+      return false;
+    }
     if (!(flags & kScriptNoWrites) && ro) {
       ctx.reply.Error("Can not execute a script with write flag using *_ro command.");
       return false;

@@ -176,7 +176,7 @@ void ConfigSet(CommandContext& ctx) {
   if (ctx.args.size() % 2 != 0) return ctx.reply.Error(errors::kSyntax);
   std::vector<const Directive*> targets;
   std::string unknown, error_arg, error_text;
-  bool invalid = false;
+  bool invalid = false, deny_loading = false;
   for (size_t i = 2; i < ctx.args.size(); i += 2) {
     // Redis reads names as C strings.
     const std::string_view name = ctx.args[i].substr(0, ctx.args[i].find('\0'));
@@ -196,6 +196,11 @@ void ConfigSet(CommandContext& ctx) {
       error_text =
           d->is(kImmutableConfig) ? "can't set immutable config" : "can't set protected config";
       invalid = true;
+    } else if (ctx.server.persistence.loading &&
+               (d->primary() == "dir" || d->primary() == "appendonly" ||
+                d->primary() == "repl-diskless-load")) {
+      // Redis's DENY_LOADING_CONFIG directives.
+      deny_loading = invalid = true;
     } else {
       // As Redis, an alias and its primary are different entries: only a repeated name counts.
       for (const Directive* t : targets) {
@@ -209,6 +214,8 @@ void ConfigSet(CommandContext& ctx) {
     }
     targets.push_back(d);
   }
+  // The loading error comes first: clients may handle it differently from a plain ERR.
+  if (deny_loading) return ctx.reply.Error(errors::kLoading);
   if (!unknown.empty() || (invalid && error_arg.empty())) {
     return ctx.reply.Error("Unknown option or number of arguments for CONFIG SET - '" + unknown +
                            "'");

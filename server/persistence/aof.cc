@@ -306,6 +306,7 @@ std::optional<std::string> AppendOnlyFile::WriteBase(const std::string& path) {
   const MaxmemoryPolicy p = s_.config.maxmemory_policy;
   options.save_lfu = IsLfuPolicy(p);
   options.save_lru = p == MaxmemoryPolicy::kVolatileLru || p == MaxmemoryPolicy::kAllkeysLru;
+  options.key_delay_us = s_.config.rdb_key_save_delay;
   // The function libraries go into the base too, as into any RDB file.
   if (s_.scripting) {
     for (const auto& [name, lib] : s_.scripting->libraries()) {
@@ -702,7 +703,8 @@ void AppendOnlyFile::Cron() {
   // A write that failed is retried here; everysec's fsync follows the writes.
   if (state_ != State::kOff && !buf_.empty()) Flush();
   if (child_pid_ != -1 || s_.persistence.child_pid != -1) return;
-  if (rewrite_scheduled_ && state_ != State::kOff) {
+  // As Redis's serverCron, also with appendonly off (BGREWRITEAOF during a BGSAVE).
+  if (rewrite_scheduled_) {
     StartRewrite();
     return;
   }

@@ -7,6 +7,7 @@
 
 #include <cerrno>
 #include <cinttypes>
+#include <cstdlib>
 #include <cstring>
 #include <string_view>
 
@@ -121,6 +122,7 @@ std::optional<std::string> SaveRdbFile(const DbSet& dbs, const std::string& path
       w.String(key);
       w.Object(value);
       maybe_flush();
+      if (options.key_delay_us != 0) DebugDelay(options.key_delay_us);
     });
   }
   w.Byte(rdb::kOpEof);
@@ -150,6 +152,11 @@ std::optional<std::string> SaveRdbFile(const DbSet& dbs, const std::string& path
     ::close(dir_fd);
   }
   return std::nullopt;
+}
+
+void DebugDelay(int64_t us) {
+  if (us < 0) us = std::rand() % -us == 0 ? 1 : 0;
+  if (us > 0) ::usleep(static_cast<useconds_t>(us));
 }
 
 RdbLoadResult LoadRdbFile(DbSet& dbs, const std::string& path, const RdbLoadOptions& options) {
@@ -211,6 +218,7 @@ RdbLoadResult LoadRdbBytes(DbSet& dbs, std::string_view data, const RdbLoadOptio
   size_t db_index = 0;
   int64_t expire_at = kNoExpiry;
   int64_t lfu_freq = -1, lru_idle = -1;
+  size_t progress_mark = 0;  // how many progress intervals were reported
   std::string key;
   std::string aux_key, aux_value;
   while (true) {
@@ -342,6 +350,16 @@ RdbLoadResult LoadRdbBytes(DbSet& dbs, std::string_view data, const RdbLoadOptio
     }
     expire_at = kNoExpiry;
     lfu_freq = lru_idle = -1;
+    if (options.key_delay_us != 0) DebugDelay(options.key_delay_us);
+    if (options.progress && options.progress_interval_bytes != 0 &&
+        r.position() / options.progress_interval_bytes > progress_mark) {
+      progress_mark = r.position() / options.progress_interval_bytes;
+      if (!options.progress(r.position())) {
+        result.stopped = true;
+        result.error = "Loading stopped";
+        return result;
+      }
+    }
   }
 }
 

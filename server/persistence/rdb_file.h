@@ -24,6 +24,8 @@ struct RdbSaveOptions {
   bool save_lfu = false;
   // The function libraries' codes, saved before the keys as RDB_OPCODE_FUNCTION2 entries.
   std::vector<std::string> function_libraries;
+  // rdb-key-save-delay: microseconds slept after each key (Redis's debugDelay), for tests.
+  int64_t key_delay_us = 0;
 };
 
 // Writes every database as Redis 7.0's RDB file (rdbSaveRio): "REDIS0010", the aux fields
@@ -46,6 +48,12 @@ struct RdbLoadOptions {
   // Called with each function library's code (FUNCTION LOAD's input); false with the error stops
   // the load. Libraries are read and dropped when it is empty.
   std::function<bool(std::string&& code, std::string* error)> load_function;
+  // key-load-delay: microseconds slept after each key (Redis's debugDelay), for tests.
+  int64_t key_delay_us = 0;
+  // Called with the bytes read so far each time another `progress_interval_bytes` were read
+  // (Redis's rdbLoadProgressCallback, which serves clients meanwhile); false stops the load.
+  std::function<bool(size_t loaded_bytes)> progress;
+  size_t progress_interval_bytes = 0;
 };
 
 struct RdbLoadResult {
@@ -55,7 +63,11 @@ struct RdbLoadResult {
   uint64_t keys_loaded = 0;
   uint64_t keys_expired = 0;
   size_t bytes_read = 0;  // up to the end of the checksum (what follows is an AOF tail)
+  bool stopped = false;  // `progress` stopped it
 };
+
+// Redis's debugDelay: sleeps `us` microseconds; a negative value sleeps 1 us once in -us calls.
+void DebugDelay(int64_t us);
 
 // Loads an RDB file (versions 1 to 10) into `dbs` (rdbLoad), adding to what they hold. Anything
 // corrupt, truncated or not supported fails with the offset and the reason.

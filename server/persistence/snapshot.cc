@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+#include <filesystem>
 
 #include "server/allocator.h"
 #include "server/persistence/aof.h"
@@ -31,6 +32,7 @@ RdbSaveOptions SaveOptions(const ServerState& s) {
   const MaxmemoryPolicy p = s.config.maxmemory_policy;
   options.save_lfu = IsLfuPolicy(p);
   options.save_lru = p == MaxmemoryPolicy::kVolatileLru || p == MaxmemoryPolicy::kAllkeysLru;
+  options.key_delay_us = s.config.rdb_key_save_delay;
   if (s.scripting) {
     for (const auto& [name, lib] : s.scripting->libraries()) {
       options.function_libraries.push_back(lib.code);
@@ -47,6 +49,11 @@ int64_t LastSaveSeconds(const ServerState& s) {
   return s.persistence.lastsave_s > 0 ? s.persistence.lastsave_s : s.start_time_ms / 1000;
 }
 
+bool WritesDeniedByBgsaveError(const ServerState& s) {
+  return s.config.stop_writes_on_bgsave_error && !s.config.save.empty() &&
+         !s.persistence.last_save_ok;
+}
+
 std::optional<std::string> SaveSnapshot(ServerState& s) {
   const RdbSaveOptions options = SaveOptions(s);
   if (auto err = SaveRdbFile(s.dbs, SnapshotPath(s), options)) {
@@ -57,13 +64,13 @@ std::optional<std::string> SaveSnapshot(ServerState& s) {
   s.dirty = 0;
   s.persistence.lastsave_s = options.now_ms / 1000;
   s.persistence.last_save_ok = true;
-  ++s.persistence.rdb_saves;
   return std::nullopt;
 }
 
 std::optional<std::string> StartBackgroundSave(ServerState& s) {
   PersistenceStats& p = s.persistence;
   const int64_t now_s = s.clock->NowMs() / 1000;
+  ++p.rdb_saves;  // as Redis, counted when it starts, whatever the outcome
   p.dirty_before_bgsave = s.dirty;
   p.last_bgsave_try_s = now_s;
   const RdbSaveOptions options = SaveOptions(s);
@@ -100,11 +107,11 @@ void BackgroundSaveCron(ServerState& s) {
       s.dirty -= std::min(s.dirty, p.dirty_before_bgsave);
       p.lastsave_s = now_s;
       p.last_save_ok = true;
-      ++p.rdb_saves;
     } else if (done == p.child_pid && WIFSIGNALED(status)) {
       spdlog::warn("Background saving terminated by signal {}", WTERMSIG(status));
       ::unlink(("temp-" + std::to_string(p.child_pid) + ".rdb").c_str());
-      p.last_save_ok = WTERMSIG(status) == SIGUSR1;
+      // SIGUSR1 is how the server itself stops a child: not a failure, the status stays.
+      if (WTERMSIG(status) != SIGUSR1) p.last_save_ok = false;
     } else {
       spdlog::warn("Background saving error");
       p.last_save_ok = false;
@@ -112,6 +119,8 @@ void BackgroundSaveCron(ServerState& s) {
     p.last_bgsave_time_sec = now_s - p.bgsave_start_s;
     p.child_pid = -1;
   }
+  // One child at a time: a scheduled BGSAVE and the save points wait for an AOF rewrite's.
+  if (s.aof && s.aof->rewrite_in_progress()) return;
   const bool may_retry = p.last_save_ok || now_s - p.last_bgsave_try_s > kBgsaveRetryDelay;
   if (p.bgsave_scheduled && may_retry) {
     StartBackgroundSave(s);
@@ -139,6 +148,11 @@ void KillBackgroundSave(ServerState& s) {
 }
 
 bool FinalSave(ServerState& s, bool save, bool nosave, bool force) {
+  // Half the data must not overwrite the file it comes from (prepareForShutdown).
+  if (s.persistence.loading) {
+    save = false;
+    nosave = true;
+  }
   KillBackgroundSave(s);
   if (s.aof) s.aof->PrepareShutdown();
   if (!((!s.config.save.empty() && !nosave) || save)) return true;
@@ -153,8 +167,17 @@ bool FinalSave(ServerState& s, bool save, bool nosave, bool force) {
   return false;
 }
 
-RdbLoadResult LoadSnapshot(ServerState& s, bool allow_duplicates) {
+RdbLoadResult LoadSnapshot(ServerState& s, bool allow_duplicates, bool serve_clients) {
   RdbLoadOptions options;
+  options.key_delay_us = s.config.key_load_delay;
+  if (serve_clients && s.process_events_while_loading) {
+    options.progress_interval_bytes =
+        static_cast<size_t>(s.config.loading_process_events_interval_bytes);
+    options.progress = [&s](size_t loaded) {
+      s.persistence.loading_loaded_bytes = loaded;
+      return s.process_events_while_loading();
+    };
+  }
   options.limits = LoadLimits(s);
   options.now_ms = s.clock->NowMs();
   options.lfu_policy = IsLfuPolicy(s.config.maxmemory_policy);
@@ -173,7 +196,7 @@ RdbLoadResult LoadSnapshot(ServerState& s, bool allow_duplicates) {
                  r.keys_expired);
     s.persistence.last_load_keys_loaded = r.keys_loaded;
     s.persistence.last_load_keys_expired = r.keys_expired;
-  } else if (!r.missing) {
+  } else if (!r.missing && !r.stopped) {
     spdlog::warn("{}", r.error);
   }
   return r;
@@ -181,8 +204,17 @@ RdbLoadResult LoadSnapshot(ServerState& s, bool allow_duplicates) {
 
 std::optional<std::string> LoadSnapshotAtStartup(ServerState& s) {
   const auto start = std::chrono::steady_clock::now();
-  RdbLoadResult r = LoadSnapshot(s);
-  if (r.missing) return std::nullopt;
+  // Redis's startLoading: INFO shows the load's progress to the clients served meanwhile.
+  PersistenceStats& p = s.persistence;
+  p.loading = true;
+  p.loading_start_s = s.clock->NowMs() / 1000;
+  p.loading_loaded_bytes = 0;
+  std::error_code ec;
+  const auto size = std::filesystem::file_size(SnapshotPath(s), ec);
+  p.loading_total_bytes = ec ? 0 : size;
+  RdbLoadResult r = LoadSnapshot(s, /*allow_duplicates=*/false, /*serve_clients=*/true);
+  p.loading = false;
+  if (r.missing || r.stopped) return std::nullopt;
   if (!r.ok) {
     spdlog::warn("Terminating server after rdb file reading failure.");
     return "Fatal error loading the DB: " + r.error + ". Exiting.";

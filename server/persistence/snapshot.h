@@ -15,6 +15,10 @@ std::string SnapshotPath(const ServerState& s);
 // LASTSAVE and rdb_last_save_time: the last successful save, or the server's start.
 int64_t LastSaveSeconds(const ServerState& s);
 
+// Redis's writeCommandsDeniedByDiskError for snapshots: while stop-writes-on-bgsave-error is on,
+// save points are set and the last background save failed, writes get errors::kMisconfBgsave.
+bool WritesDeniedByBgsaveError(const ServerState& s);
+
 // SAVE (rdbSave): writes the dataset to the snapshot file with the configured options; on success
 // resets the changes counted since the last save, stamps LASTSAVE and logs "DB saved on disk".
 // Returns Redis's log line on failure (also logged).
@@ -36,11 +40,14 @@ void KillBackgroundSave(ServerState& s);
 bool FinalSave(ServerState& s, bool save, bool nosave, bool force);
 
 // Loads the snapshot file into the databases (rdbLoad), logging Redis's lines; counts what it
-// loaded for INFO.
-RdbLoadResult LoadSnapshot(ServerState& s, bool allow_duplicates = false);
+// loaded for INFO. With `serve_clients`, clients are served every
+// loading-process-events-interval-bytes (ServerState::process_events_while_loading).
+RdbLoadResult LoadSnapshot(ServerState& s, bool allow_duplicates = false,
+                           bool serve_clients = false);
 
 // At start-up (loadDataFromDisk): loads the snapshot file if there is one, logging "DB loaded from
-// disk: <seconds> seconds"; returns the fatal error to exit with when it cannot be loaded.
+// disk: <seconds> seconds", serving clients meanwhile (they get -LOADING for most commands);
+// returns the fatal error to exit with when it cannot be loaded. A shutdown meanwhile stops it.
 std::optional<std::string> LoadSnapshotAtStartup(ServerState& s);
 
 }  // namespace kv

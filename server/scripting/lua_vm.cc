@@ -13,6 +13,7 @@
 #include "server/dispatcher.h"
 #include "server/errors.h"
 #include "server/monitor.h"
+#include "server/persistence/snapshot.h"
 #include "server/scripting/lua_cmsgpack.h"
 #include "server/scripting/lua_convert.h"
 #include "server/scripting/lua_sandbox.h"
@@ -749,6 +750,10 @@ bool LuaVm::ExecuteCommand() {
   // read-only scripts run during CLIENT PAUSE WRITE.
   if (run.read_only && (spec->flags & (kCmdWrite | kCmdMayReplicate))) {
     return reject("Write commands are not allowed from read-only scripts.");
+  }
+  // Redis's scriptVerifyWriteCommandAllow: once the script wrote, it is not failed halfway.
+  if (write && !run.write_dirty && WritesDeniedByBgsaveError(server)) {
+    return reject(errors::kMisconfBgsave);
   }
   if (!run.allow_oom && server.config.maxmemory != 0 && !run.write_dirty && run.oom_at_start &&
       (spec->flags & kCmdDenyOom)) {

@@ -23,7 +23,7 @@ class KvServer:
         port_file = os.path.join(self.dir.name, "port")
         self.log = open(os.path.join(self.dir.name, "log"), "w+")
         self.proc = subprocess.Popen(
-            [binary, "--port", "0", "--bind", "127.0.0.1", "--port-file", port_file],
+            [binary, "--port", "0", "--bind", "127.0.0.1", "--port-file", port_file, "--save", ""],
             stdout=self.log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 10
         while not os.path.exists(port_file):

@@ -171,7 +171,7 @@ TEST(LogFile, RotationByRename) {
   const int port = PickFreePort();
   RunToExit({KVSERVER_BINARY, "--daemonize", "yes", "--port", std::to_string(port), "--bind",
              "127.0.0.1", "--pidfile", pidfile, "--logfile", logfile, "--enable-debug-command",
-             "yes"});
+             "yes", "--save", ""});
   const pid_t pid = WaitForPidFile(pidfile);
   KillAtEnd guard{pid};
   ASSERT_TRUE(Eventually([&] { return Contains(ReadFile(logfile), "Ready to accept"); }, 10000));

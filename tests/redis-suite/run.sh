@@ -145,10 +145,12 @@ for unit in "${units[@]}"; do
   # the server log. The port is named (not --port 0, kvserver's "any free port"): tests read
   # CONFIG GET port and set it back, and in Redis port 0 means no TCP listener at all.
   port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-  # Its working directory (dump.rdb of the unit's SAVE tests) is the unit's own, under $logs.
+  # Its working directory (dump.rdb of the unit's SAVE tests) is the unit's own, under $logs; no
+  # save points, so that no BGSAVE starts in the middle of a test.
   mkdir -p "$logs/$name.dir"
   : >"$server_log"  # exists before the wait below reads it
-  "$kvserver" --port "$port" --enable-debug-command yes --dir "$logs/$name.dir" >"$server_log" 2>&1 &
+  "$kvserver" --port "$port" --enable-debug-command yes --dir "$logs/$name.dir" --save "" \
+    >"$server_log" 2>&1 &
   pid=$!
   started=
   for _ in $(seq 100); do

@@ -141,7 +141,7 @@ TEST(DirectiveTableTest, DefaultsRenderAsRedisDoes) {
   const std::pair<const char*, const char*> cases[] = {
       {"port", "6379"},
       {"daemonize", "no"},
-      {"save", ""},
+      {"save", "3600 1 300 100 60 10000"},
       {"appendonly", "no"},
       {"appendfsync", "everysec"},
       {"syslog-facility", "local0"},
@@ -332,9 +332,12 @@ TEST(SpecialDirectivesTest, Save) {
   for (const char* bad : {"save 10", "save 0 1", "save 10 -1", "save 10x 1", "save 1 2 3"}) {
     EXPECT_EQ(ErrorOf(std::string(bad) + "\n"), Fatal(1, bad, "Invalid save parameters"));
   }
-  // Valid save points, as Redis lists them.
+  // Valid save points, as Redis lists them: the first save line replaces Redis's defaults, the
+  // next ones add to it (unit/introspection's "CONFIG save params special case").
+  EXPECT_EQ(GetAfter("port 7000\n", "save"), "3600 1 300 100 60 10000");
   EXPECT_EQ(GetAfter("save 900 1\nsave 300 10\n", "save"), "900 1 300 10");
   EXPECT_EQ(GetAfter("save 900 1 300 10\n", "save"), "900 1 300 10");
+  EXPECT_EQ(GetAfter("save 900 1\nsave \"\"\nsave 60 5\n", "save"), "60 5");
 }
 
 TEST(SpecialDirectivesTest, Bind) {

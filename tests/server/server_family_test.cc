@@ -168,6 +168,8 @@ TEST_F(ServerFamilyTest, ConfigGetExactNames) {
   EXPECT_EQ(h.Run({"CONFIG", "GET", "timeout", "TiMeOuT"}), "*2\r\n" + Pair("timeout", "0"));
 }
 
+// The harness's defaults: the binary's, except save "" (CommandHarness), whose default the
+// config and integration tests check.
 TEST_F(ServerFamilyTest, ConfigGetDefaults) {
   EXPECT_EQ(h.Run({"CONFIG", "GET", "tcp-keepalive", "maxclients", "timeout", "loglevel",
                    "appendonly", "save", "daemonize", "databases", "tcp-backlog", "unixsocketperm",

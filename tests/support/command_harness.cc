@@ -1,10 +1,20 @@
 #include "tests/support/command_harness.h"
 
 namespace kv::test {
+namespace {
+
+// Like the test fixtures' servers (`--save ""`), the harness has no save points, so that FLUSHALL
+// and SHUTDOWN write no dump.rdb into the tests' working directory. CONFIG SET save sets some.
+Config WithoutSavePoints(Config config) {
+  config.save.clear();
+  return config;
+}
+
+}  // namespace
 
 CommandHarness::CommandHarness(Config config)
     : registry_(BuildCommandRegistry()),
-      state_(std::move(config), &clock_, &registry_),
+      state_(WithoutSavePoints(std::move(config)), &clock_, &registry_),
       dispatcher_(&state_),
       writer_(&out_) {
   state_.request_shutdown = [this] { shutdown_requested_ = true; };

@@ -56,6 +56,8 @@ class FakeClients : public ClientRegistry {
 // Run, before its own reply).
 class CommandHarness : private MonitorSink, private BlockedClientSink, private PushSink {
  public:
+  // `config` without its save points (as the fixtures' `--save ""`): nothing is saved unless a
+  // test runs SAVE, BGSAVE or CONFIG SET save.
   explicit CommandHarness(Config config = {});
 
   std::string Run(std::initializer_list<std::string_view> args);

@@ -98,12 +98,40 @@ std::unique_ptr<ServerProcess> ServerProcess::StartKvserverWithConfig(
   return LaunchKvserver({KVSERVER_BINARY, config_file}, args);
 }
 
+std::unique_ptr<ServerProcess> ServerProcess::StartKvserverWithDefaultSave(
+    const std::string& dir, const std::vector<std::string>& args) {
+  std::vector<std::string> all = {"--dir", dir};
+  all.insert(all.end(), args.begin(), args.end());
+  return LaunchKvserver({KVSERVER_BINARY}, all, /*no_save=*/false);
+}
+
+std::unique_ptr<ServerProcess> ServerProcess::SpawnKvserver(int port,
+                                                            const std::vector<std::string>& args) {
+  const std::string dir = MakeTempDir();
+  std::vector<std::string> argv = {
+      KVSERVER_BINARY, "--port", std::to_string(port), "--bind", "127.0.0.1", "--save", ""};
+  argv.insert(argv.end(), args.begin(), args.end());
+  auto proc = Spawn(argv, dir + "/kvserver.log");
+  proc->dir_ = dir;
+  proc->port_ = port;
+  return proc;
+}
+
+std::unique_ptr<ServerProcess> ServerProcess::StartRedisWithDefaultSave(
+    const std::string& dir, const std::vector<std::string>& args) {
+  std::vector<std::string> all = {"--dir", dir};
+  all.insert(all.end(), args.begin(), args.end());
+  return LaunchRedis({REDIS_SERVER_BINARY}, all, /*no_save=*/false);
+}
+
 std::unique_ptr<ServerProcess> ServerProcess::LaunchKvserver(const std::vector<std::string>& prefix,
-                                                             const std::vector<std::string>& args) {
+                                                             const std::vector<std::string>& args,
+                                                             bool no_save) {
   const std::string dir = MakeTempDir();
   const std::string log = dir + "/kvserver.log";
   std::vector<std::string> argv = prefix;
   argv.insert(argv.end(), {"--port", "0", "--bind", "127.0.0.1"});
+  if (no_save) argv.insert(argv.end(), {"--save", ""});
   argv.insert(argv.end(), args.begin(), args.end());
   auto proc = Spawn(argv, log);
   proc->dir_ = dir;
@@ -137,13 +165,15 @@ std::unique_ptr<ServerProcess> ServerProcess::StartRedisWithConfig(
 }
 
 std::unique_ptr<ServerProcess> ServerProcess::LaunchRedis(const std::vector<std::string>& prefix,
-                                                          const std::vector<std::string>& args) {
+                                                          const std::vector<std::string>& args,
+                                                          bool no_save) {
   const std::string dir = MakeTempDir();
   for (int attempt = 0; attempt < 5; ++attempt) {
     const int port = PickFreePort();
     std::vector<std::string> argv = prefix;
-    argv.insert(argv.end(), {"--port", std::to_string(port), "--bind", "127.0.0.1", "--save", "",
-                             "--appendonly", "no", "--dir", dir});
+    argv.insert(argv.end(), {"--port", std::to_string(port), "--bind", "127.0.0.1"});
+    if (no_save) argv.insert(argv.end(), {"--save", ""});
+    argv.insert(argv.end(), {"--appendonly", "no", "--dir", dir});
     argv.insert(argv.end(), args.begin(), args.end());
     auto proc = Spawn(argv, dir + "/redis.log");
     proc->dir_ = dir;

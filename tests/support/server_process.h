@@ -20,11 +20,22 @@ struct ReplyDeleter {
 using Reply = std::unique_ptr<redisReply, ReplyDeleter>;
 
 // A server in a child process on a loopback port: the real kvserver binary (on port 0, reading
-// the port it chose from its log) or the real redis-server (on a free port, nothing saved).
-// The destructor stops it with SIGTERM.
+// the port it chose from its log) or the real redis-server (on a free port). Both start with
+// `--save ""` before `args` (a save in `args` replaces it), so that nothing is saved unless a
+// test asks. The destructor stops it with SIGTERM.
 class ServerProcess {
  public:
   static std::unique_ptr<ServerProcess> StartKvserver(const std::vector<std::string>& args = {});
+  // Without the `--save ""`: the built-in save points apply (Redis's 3600 1 300 100 60 10000),
+  // and dump.rdb goes to `dir`.
+  static std::unique_ptr<ServerProcess> StartKvserverWithDefaultSave(
+      const std::string& dir, const std::vector<std::string>& args = {});
+  static std::unique_ptr<ServerProcess> StartRedisWithDefaultSave(
+      const std::string& dir, const std::vector<std::string>& args = {});
+  // kvserver on `port` (with `--save ""`), returned at once without waiting for it to be ready:
+  // for what it does while it loads its data.
+  static std::unique_ptr<ServerProcess> SpawnKvserver(int port,
+                                                      const std::vector<std::string>& args);
   // Like StartKvserver, with `config_file` first on the command line (kvserver's
   // `kvserver config-file [--directive value ...]` form); --port 0 and --bind come after it.
   static std::unique_ptr<ServerProcess> StartKvserverWithConfig(
@@ -56,9 +67,11 @@ class ServerProcess {
   static std::unique_ptr<ServerProcess> Spawn(const std::vector<std::string>& argv,
                                               const std::string& log_path);
   static std::unique_ptr<ServerProcess> LaunchRedis(const std::vector<std::string>& prefix,
-                                                    const std::vector<std::string>& args);
+                                                    const std::vector<std::string>& args,
+                                                    bool no_save = true);
   static std::unique_ptr<ServerProcess> LaunchKvserver(const std::vector<std::string>& prefix,
-                                                       const std::vector<std::string>& args);
+                                                       const std::vector<std::string>& args,
+                                                       bool no_save = true);
 
   pid_t pid_ = -1;
   int port_ = 0;

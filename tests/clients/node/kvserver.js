@@ -26,7 +26,9 @@ async function startKvserver(binary) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kv-node-'));
   const portFile = path.join(dir, 'port');
   let output = '';
-  const child = spawn(binary, ['--port', '0', '--bind', '127.0.0.1', '--port-file', portFile],
+  // --save '': nothing is written to the working directory.
+  const child = spawn(binary,
+                      ['--port', '0', '--bind', '127.0.0.1', '--port-file', portFile, '--save', ''],
                       { stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout.on('data', (d) => { output += d; });
   child.stderr.on('data', (d) => { output += d; });
