@@ -103,6 +103,9 @@ Server::Server(Config config, std::shared_ptr<spdlog::logger> logger, const Cloc
   };
   state_.blocking_deadlines_changed = [this] { ArmBlockTimer(); };
   state_.after_batch = [this] { PostAfterBatch(); };
+  // Lazily freed values are freed a slice at a time between the other handlers.
+  state_.lazy_freer.SetPost(
+      [this](std::function<void()> slice) { asio::post(io_, std::move(slice)); });
   state_.clients = this;
   ApplyConfig();
 }
@@ -639,6 +642,8 @@ void Server::StopOnLoop() {
   cron_timer_.cancel();
   pause_timer_.cancel();
   block_timer_.cancel();
+  // What is still queued is freed when the state goes, not by slices that keep the loop running.
+  state_.lazy_freer.SetPost(nullptr);
   // Close() does not remove a connection from the set; its loop does that when it ends.
   std::vector<Connection*> all(connections_.begin(), connections_.end());
   for (Connection* c : all) c->Close();

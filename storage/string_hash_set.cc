@@ -74,6 +74,24 @@ void StringHashSet::Free() {
   shift_ = 64;
 }
 
+bool StringHashSet::ReleaseSome(size_t budget) {
+  // mask_ becomes the last slot not freed yet (no longer a mask), so that Free() frees the rest.
+  for (; slots_ != nullptr && budget > 0; --budget) {
+    if (dist_[mask_] != 0) --size_;
+    slots_[mask_].~PackedString();
+    if (mask_ == 0) {
+      std::free(slots_);
+      slots_ = nullptr;
+      dist_ = nullptr;
+      size_ = 0;
+      shift_ = 64;
+      break;
+    }
+    --mask_;
+  }
+  return slots_ == nullptr;
+}
+
 StringHashSet StringHashSet::Clone() const {
   StringHashSet copy;
   if (slots_ == nullptr) return copy;
