@@ -244,8 +244,8 @@ struct Config {
   int64_t hll_sparse_max_bytes = 3000;
   int64_t stream_node_max_bytes = 4096;
   int64_t stream_node_max_entries = 100;
-  // Lazy freeing: which deletions hand big values to the background freer, as Redis's
-  // lazyfree-lazy-* (UNLINK and the ASYNC flushes always do).
+  // Lazy freeing: which deletions hand big values to the lazy freer (server/lazy_free.h), as
+  // Redis's lazyfree-lazy-* (UNLINK and the ASYNC flushes always do).
   bool lazyfree_lazy_eviction = false;
   bool lazyfree_lazy_expire = false;
   bool lazyfree_lazy_server_del = false;

@@ -122,8 +122,8 @@ void MemorySection(ServerState& s, std::string& out) {
       "mem_total_replication_buffers:0\r\nmem_clients_slaves:0\r\nmem_clients_normal:0\r\n"
       "mem_cluster_links:0\r\nmem_aof_buffer:0\r\n",
       "mem_allocator:", Allocator().name, "\r\n", "active_defrag_running:0\r\n",
-      "lazyfree_pending_objects:", s.dbs.freer().pending_objects(), "\r\n",
-      "lazyfreed_objects:", s.dbs.freer().freed_objects(), "\r\n");
+      "lazyfree_pending_objects:", s.lazy_freer.pending_objects(), "\r\n",
+      "lazyfreed_objects:", s.lazy_freer.freed_objects(), "\r\n");
 }
 
 void PersistenceSection(ServerState& s, std::string& out) {

@@ -107,6 +107,14 @@ Server::Server(Config config, std::shared_ptr<spdlog::logger> logger, const Cloc
   };
   state_.blocking_deadlines_changed = [this] { ArmBlockTimer(); };
   state_.after_batch = [this] { PostAfterBatch(); };
+  // Lazily freed values are freed a slice at a time between the other handlers, with a pause
+  // between slices (see LazyFreer::kPause).
+  state_.lazy_freer.SetPost([this](std::function<void()> slice) {
+    lazy_free_timer_.expires_after(LazyFreer::kPause);
+    lazy_free_timer_.async_wait([slice = std::move(slice)](const boost::system::error_code& ec) {
+      if (!ec) slice();
+    });
+  });
   state_.clients = this;
   ApplyConfig();
 }
@@ -646,6 +654,9 @@ void Server::StopOnLoop() {
   cron_timer_.cancel();
   pause_timer_.cancel();
   block_timer_.cancel();
+  // What is still queued is freed when the state goes, not by slices that keep the loop running.
+  state_.lazy_freer.SetPost(nullptr);
+  lazy_free_timer_.cancel();
   // Close() does not remove a connection from the set; its loop does that when it ends.
   std::vector<Connection*> all(connections_.begin(), connections_.end());
   for (Connection* c : all) c->Close();

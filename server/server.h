@@ -142,6 +142,7 @@ class Server : public ClientRegistry {
   bool after_batch_posted_ = false;
   boost::asio::steady_timer pause_timer_{io_};
   boost::asio::steady_timer block_timer_{io_};
+  boost::asio::steady_timer lazy_free_timer_{io_};  // the next slice of lazy freeing
   uint64_t next_client_id_ = 1;
   bool stopping_ = false;
   std::thread thread_;

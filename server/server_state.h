@@ -17,6 +17,7 @@
 #include "server/fault_injector.h"
 #include "server/keyspace_events.h"
 #include "server/latency_monitor.h"
+#include "server/lazy_free.h"
 #include "server/monitor.h"
 #include "server/persistence/persistence_stats.h"
 #include "server/persistence/propagation.h"
@@ -82,7 +83,7 @@ struct ServerState {
       dbs.db(i).SetLfu(IsLfuPolicy(config.maxmemory_policy), config.lfu_log_factor,
                        config.lfu_decay_time);
     }
-    dbs.SetLazyFree(config.lazyfree_lazy_expire, config.lazyfree_lazy_server_del);
+    dbs.SetLazyFree(&lazy_freer, config.lazyfree_lazy_expire, config.lazyfree_lazy_server_del);
     dbs.ReportAdditions((config.notify_keyspace_events & kNotifyNew) != 0);
   }
 
@@ -107,6 +108,8 @@ struct ServerState {
   }
 
   Config config;
+  // What the databases free lazily (UNLINK, FLUSHALL ASYNC, ...); it outlives them.
+  LazyFreer lazy_freer;
   DbSet dbs;
   const Clock* clock;
   const CommandRegistry* registry;

@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <memory>
 
+#include "storage/releasable.h"
+
 namespace kv {
 
 // Redis's object types, numbered as its OBJ_* constants.
@@ -34,10 +36,9 @@ enum class Encoding : uint8_t {
 // own in storage/ (List, Hash, Set, ...) holding its compact and big representations; a Value
 // holds one behind its type tag, and the command families reach it through typed lookups. What
 // every type must answer for the generic commands is here: COPY, OBJECT ENCODING, MEMORY USAGE,
-// and the lazy freer's estimate.
-class Aggregate {
+// and for lazy freeing the effort estimate and freeing in steps (Releasable::ReleaseSome).
+class Aggregate : public Releasable {
  public:
-  virtual ~Aggregate() = default;
   virtual ValueType type() const = 0;
   virtual Encoding encoding() const = 0;
   // Elements: list items, hash fields, set members.
@@ -49,7 +50,7 @@ class Aggregate {
   // elements and extrapolate, as Redis's objectComputeSize does; 0 measures everything.
   virtual size_t AllocatedBytes(size_t samples) const = 0;
   // Redis's lazyfreeGetFreeEffort: about how many allocations freeing the value takes. Values
-  // over a threshold are freed off the event loop when lazy freeing applies.
+  // over a threshold are freed in steps between events when lazy freeing applies.
   virtual size_t FreeEffort() const = 0;
 };
 

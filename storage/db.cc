@@ -1,5 +1,6 @@
 #include "storage/db.h"
 
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -18,7 +19,7 @@ bool Db::EraseKey(std::string_view key, bool lazy) {
   auto it = map.find(PrehashedKey{key, h});
   if (it == map.end()) return false;
   if (lazy && freer_ != nullptr && !(*it)->is_string()) {
-    freer_->Free(std::move((*it)->Detach().aggregate));
+    freer_->FreeValue(std::move((*it)->Detach().aggregate));
   }
   map.erase(it);
   --size_;
@@ -244,12 +245,61 @@ std::optional<std::string> Db::RandomKey(int64_t now_ms) {
   return std::nullopt;
 }
 
+// A flushed database's tables (FLUSHDB/FLUSHALL ASYNC), freed in steps: the keys of one segment
+// after another (a big value among them in steps of its own), then the deadlines.
+class Db::FlushedTables final : public Releasable {
+ public:
+  FlushedTables(std::vector<std::unique_ptr<Segment>> segments, ExpireMap expires)
+      : segments_(std::move(segments)), expires_(std::move(expires)) {}
+
+  bool ReleaseSome(size_t budget) override {
+    while (budget > 0) {
+      if (value_ != nullptr) {
+        // How much of the budget that took is not known: the next call goes on.
+        if (value_->ReleaseSome(budget)) value_.reset();
+        return false;
+      }
+      if (!segments_.empty()) {
+        Map& map = segments_.back()->map;
+        if (!next_key_) next_key_ = map.begin();
+        Map::iterator& it = *next_key_;
+        if (it == map.end()) {
+          segments_.pop_back();
+          next_key_.reset();
+        } else {
+          Entry& e = **it;
+          if (!e.is_string() && e.aggregate()->FreeEffort() > LazyFreeSink::kThreshold) {
+            value_ = std::move(e.Detach().aggregate);
+          }
+          map.erase(it++);  // erasing leaves the other iterators valid
+        }
+        --budget;
+        continue;
+      }
+      if (!next_deadline_) next_deadline_ = expires_.begin();
+      ExpireMap::iterator& it = *next_deadline_;
+      if (it == expires_.end()) {
+        ExpireMap().swap(expires_);
+        return true;
+      }
+      expires_.erase(it++);
+      --budget;
+    }
+    return false;
+  }
+
+ private:
+  std::vector<std::unique_ptr<Segment>> segments_;
+  ExpireMap expires_;
+  std::optional<Map::iterator> next_key_;  // in segments_.back()
+  std::optional<ExpireMap::iterator> next_deadline_;
+  std::unique_ptr<Aggregate> value_;  // a big value of a key already erased
+};
+
 void Db::Clear(bool async) {
   if (async && freer_ != nullptr && size_ > 0) {
-    // The old tables go to the freer's thread whole; std::function needs a copyable job.
-    auto old = std::make_shared<std::pair<decltype(segments_), decltype(expires_)>>(
-        std::move(segments_), std::move(expires_));
-    freer_->FreeLater([old = std::move(old)]() mutable { old.reset(); }, size_);
+    freer_->FreeTables(std::make_unique<FlushedTables>(std::move(segments_), std::move(expires_)),
+                       size_);
   }
   // Fresh containers release the memory, which clear() would keep.
   segments_.clear();

@@ -105,8 +105,8 @@ class Db {
   // Removes a live `key` and hands over its value and deadline; false if it is not live.
   bool Take(std::string_view key, int64_t now_ms, DetachedValue* value, int64_t* expire_at_ms);
 
-  // Removes `key` if it is live; returns whether it was. With `lazy`, a big value is freed by
-  // the lazy freer's thread (UNLINK, lazyfree-lazy-user-del, -lazy-eviction).
+  // Removes `key` if it is live; returns whether it was. With `lazy`, its value goes to the lazy
+  // freeing sink (UNLINK, lazyfree-lazy-user-del, -lazy-eviction).
   bool Delete(std::string_view key, int64_t now_ms, bool lazy = false);
 
   // The deadline of a live key, kNoExpiry if it has none. The key must exist.
@@ -136,13 +136,14 @@ class Db {
   // The number of segments and the directory's depth, for tests.
   size_t segment_count() const { return segments_.size(); }
   int directory_depth() const { return depth_; }
-  // Removes every key. With `async`, the tables are freed by the lazy freer's thread (FLUSHDB
-  // ASYNC), which counts each key as an object.
+  // Removes every key. With `async`, the old tables go to the lazy freeing sink (FLUSHDB ASYNC),
+  // which counts each key as an object, and are freed a few keys at a time.
   void Clear(bool async = false);
 
   // Lazy freeing (Redis's lazyfree-lazy-expire and -lazy-server-del): values deleted by expiry,
-  // or overwritten (SET, RENAME, a STORE over a key), go to `freer` when big.
-  void SetLazyFree(LazyFreer* freer, bool lazy_expire, bool lazy_server_del) {
+  // or overwritten (SET, RENAME, a STORE over a key), go to `freer`, which frees the big ones in
+  // steps (null: everything is freed at once).
+  void SetLazyFree(LazyFreeSink* freer, bool lazy_expire, bool lazy_server_del) {
     freer_ = freer;
     lazy_expire_ = lazy_expire;
     lazy_server_del_ = lazy_server_del;
@@ -194,11 +195,13 @@ class Db {
 
  private:
   using Map = absl::flat_hash_set<Entry::Ptr, EntryHash, EntryEq>;
+  using ExpireMap = absl::flat_hash_map<CompactString, int64_t, KeyHash, KeyEq>;
   struct Segment {
     Map map;
     int depth = 0;    // how many leading hash bits all its keys share
     size_t slot = 0;  // its index in segments_
   };
+  class FlushedTables;
 
   size_t DirIndex(size_t hash) const { return depth_ == 0 ? 0 : hash >> (64 - depth_); }
   Segment& SegmentFor(size_t hash) const { return *dir_[DirIndex(hash)]; }
@@ -208,12 +211,12 @@ class Db {
   std::pair<Value*, bool> Insert(std::string_view key, const std::string_view* str = nullptr);
   void Split(size_t hash);
   // Removes `key` from the keys (not from the deadlines); returns whether it was there. With
-  // `lazy`, a big value goes to the lazy freer.
+  // `lazy`, an aggregate goes to the lazy freeing sink.
   bool EraseKey(std::string_view key, bool lazy);
-  // Before `v` is overwritten: with lazyfree-lazy-server-del, its big aggregate goes to the freer.
+  // Before `v` is overwritten: with lazyfree-lazy-server-del, its aggregate goes to the sink.
   void ReleaseOverwritten(Value& v) {
     if (lazy_server_del_ && freer_ != nullptr && !v.is_string()) {
-      freer_->Free(std::move(v.Detach().aggregate));
+      freer_->FreeValue(std::move(v.Detach().aggregate));
     }
   }
   // Redis's LRU_CLOCK() and LFUGetTimeInMinutes(), from the command's time.
@@ -265,8 +268,8 @@ class Db {
     return rng_;
   }
 
-  absl::flat_hash_map<CompactString, int64_t, KeyHash, KeyEq> expires_;
-  LazyFreer* freer_ = nullptr;
+  ExpireMap expires_;
+  LazyFreeSink* freer_ = nullptr;
   bool lazy_expire_ = false;
   bool lazy_server_del_ = false;
   std::string expire_cursor_;  // the volatile key the next active expiry step starts from

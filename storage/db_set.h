@@ -13,20 +13,18 @@ namespace kv {
 // The numbered databases that SELECT chooses among (16 by default).
 class DbSet {
  public:
-  explicit DbSet(size_t count) : dbs_(count), freer_(std::make_unique<LazyFreer>()) {
-    SetLazyFree(false, false);
-  }
+  explicit DbSet(size_t count) : dbs_(count) {}
 
   size_t count() const { return dbs_.size(); }
   Db& db(size_t index) { return dbs_[index]; }
   const Db& db(size_t index) const { return dbs_[index]; }
 
-  // With `async`, the tables are freed by the lazy freer's thread (FLUSHALL ASYNC).
+  // With `async`, the tables go to the lazy freeing sink (FLUSHALL ASYNC).
   void FlushAll(bool async = false);
-  // The freer every database hands big values to, and whether expiry and overwrites use it.
-  LazyFreer& freer() { return *freer_; }
-  void SetLazyFree(bool lazy_expire, bool lazy_server_del) {
-    for (Db& db : dbs_) db.SetLazyFree(freer_.get(), lazy_expire, lazy_server_del);
+  // The sink every database hands what it frees lazily to (see Db::SetLazyFree), and whether
+  // expiry and overwrites use it. The sink outlives the databases.
+  void SetLazyFree(LazyFreeSink* freer, bool lazy_expire, bool lazy_server_del) {
+    for (Db& db : dbs_) db.SetLazyFree(freer, lazy_expire, lazy_server_del);
   }
   // SWAPDB: the contents of two databases trade places (connections keep their index).
   void Swap(size_t a, size_t b) {
@@ -62,8 +60,6 @@ class DbSet {
 
  private:
   std::vector<Db> dbs_;
-  // Destroyed first: it finishes its jobs (which never touch dbs_) before the databases go.
-  std::unique_ptr<LazyFreer> freer_;
   size_t next_expire_db_ = 0;  // where the next active expire cycle starts
   KeyspaceObserver* observer_ = nullptr;
 };

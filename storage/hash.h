@@ -55,6 +55,8 @@ class Hash final : public Aggregate {
   std::unique_ptr<Aggregate> Clone() const override;
   size_t AllocatedBytes(size_t samples) const override;
   size_t FreeEffort() const override { return is_map() ? map_ptr()->size() : 1; }
+  // A list pack is one block, freed by the destructor.
+  bool ReleaseSome(size_t budget) override { return !is_map() || map_ptr()->ReleaseSome(budget); }
 
   // Redis's hashTypeTryConversion, before a command writes `strings` (its fields and values): a
   // list pack converts if any of them is longer than the limit or all of them together would

@@ -32,6 +32,7 @@ class List final : public Aggregate {
   size_t AllocatedBytes(size_t samples) const override;
   // Redis's lazyfreeGetFreeEffort for a quicklist: its node count.
   size_t FreeEffort() const override { return items_.node_count(); }
+  bool ReleaseSome(size_t budget) override { return items_.ReleaseSome(budget); }
 
   QuickList& items() { return items_; }
   const QuickList& items() const { return items_; }

@@ -125,6 +125,22 @@ QuickList::~QuickList() {
   }
 }
 
+bool QuickList::ReleaseSome(size_t budget) {
+  for (; head_ != nullptr && budget > 0; --budget) {
+    Node* n = head_;
+    head_ = n->next;
+    if (head_ != nullptr) {
+      head_->prev = nullptr;
+    } else {
+      tail_ = nullptr;
+    }
+    count_ -= n->count;
+    --len_;
+    FreeNode(n);
+  }
+  return head_ == nullptr;
+}
+
 QuickList::Node* QuickList::NewNode() { return new Node(); }
 
 void QuickList::FreeNode(Node* n) { delete n; }

@@ -48,6 +48,11 @@ class QuickList {
   QuickList& operator=(const QuickList&) = delete;
   ~QuickList();
 
+  // Frees up to `budget` nodes from the head; true once the list is empty (lazy freeing, see
+  // Releasable). Between calls size() counts the elements left (the nodes are not compressed as
+  // list-compress-depth wants), and only ReleaseSome, size() and the destructor may be used.
+  bool ReleaseSome(size_t budget);
+
   // A copy with the same nodes, compressed as they are (quicklistDup).
   QuickList Clone() const;
 

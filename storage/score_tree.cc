@@ -643,6 +643,47 @@ void ScoreTree::Clear(absl::FunctionRef<void(ScoredMember*)> removed) {
   size_ = 0;
 }
 
+bool ScoreTree::ReleaseSome(size_t budget, absl::FunctionRef<void(ScoredMember*)> removed) {
+  while (root_ != nullptr && budget > 0) {
+    // The last leaf, and the path to it.
+    Path path;
+    void* node = root_;
+    for (size_t level = height_; level > 1; --level) {
+      auto* in = static_cast<Inner*>(node);
+      path.steps[path.depth++] = {in, in->n - 1};
+      node = in->child[in->n - 1];
+    }
+    auto* leaf = static_cast<Leaf*>(node);
+    for (; leaf->n > 0 && budget > 0; --budget) {
+      removed(leaf->e[--leaf->n]);
+      --size_;
+    }
+    if (leaf->n > 0) break;
+    last_ = leaf->prev;
+    if (last_ != nullptr) {
+      last_->next = nullptr;
+    } else {
+      first_ = nullptr;
+    }
+    FreeLeaf(leaf);
+    // Drop it from its parent, and every ancestor left without children from its own.
+    while (true) {
+      if (path.depth == 0) {
+        root_ = nullptr;
+        height_ = 0;
+        break;
+      }
+      Inner* in = path.steps[--path.depth].node;
+      if (--in->n > 0) {
+        FreeSeparator(in, in->n);
+        break;
+      }
+      FreeInner(in);
+    }
+  }
+  return root_ == nullptr;
+}
+
 bool ScoreTree::CheckSubtree(const void* node, size_t level, const Key* low, const Key* high,
                              size_t* count, const Leaf** prev_leaf) const {
   auto in_bounds = [&](double score, std::string_view member) {

@@ -105,6 +105,12 @@ class ScoreTree {
   void EraseRange(size_t rank, size_t count, absl::FunctionRef<void(ScoredMember*)> removed);
   // Removes every entry, handing each to `removed` in order.
   void Clear(absl::FunctionRef<void(ScoredMember*)> removed);
+  // Removes up to `budget` entries from the last one back, handing each to `removed`, and frees
+  // each node once it is empty (a node per 15 to 61 entries); true once the tree is empty
+  // (lazy freeing, see Releasable). Between calls the entries left are in order and linked, but
+  // ranks and separators are not kept: only ReleaseSome, Clear, size() and the destructor may be
+  // used.
+  bool ReleaseSome(size_t budget, absl::FunctionRef<void(ScoredMember*)> removed);
 
   // Bytes of the nodes and separators (not the members), as the allocator counts them.
   size_t NodeBytes() const { return node_bytes_; }

@@ -56,6 +56,10 @@ class Set final : public Aggregate {
   size_t AllocatedBytes(size_t samples) const override;
   // Redis's lazyfreeGetFreeEffort: the members of a hash table, 1 for an intset.
   size_t FreeEffort() const override { return is_table() ? table()->size() : 1; }
+  // An intset is one block, freed by the destructor.
+  bool ReleaseSome(size_t budget) override {
+    return is_intset() || mutable_table()->ReleaseSome(budget);
+  }
 
   bool is_intset() const { return !is_table(); }
   bool is_table() const { return (word() & kTableTag) != 0; }

@@ -558,6 +558,35 @@ size_t Stream::AllocatedBytes(size_t /*samples*/) const {
   return n;
 }
 
+bool Stream::ReleaseSome(size_t budget) {
+  if (!nodes_.empty()) {
+    auto end = nodes_.begin();
+    for (; end != nodes_.end() && budget > 0; --budget) ++end;
+    nodes_.erase(nodes_.begin(), end);
+  }
+  while (!groups_.empty() && budget > 0) {
+    StreamGroup& g = *groups_.begin()->second;
+    if (!g.pel.empty()) {
+      auto end = g.pel.begin();
+      for (; end != g.pel.end() && budget > 0; --budget) ++end;
+      g.pel.erase(g.pel.begin(), end);
+    } else if (!g.consumers.empty()) {
+      StreamConsumer& c = *g.consumers.begin()->second;
+      auto end = c.pel.begin();
+      for (; end != c.pel.end() && budget > 0; --budget) ++end;
+      c.pel.erase(c.pel.begin(), end);
+      if (c.pel.empty() && budget > 0) {
+        g.consumers.erase(g.consumers.begin());
+        --budget;
+      }
+    } else {
+      groups_.erase(groups_.begin());
+      --budget;
+    }
+  }
+  return nodes_.empty() && groups_.empty();
+}
+
 size_t Stream::FreeEffort() const {
   size_t effort = nodes_.size();
   for (const auto& [name, g] : groups_) effort += 1 + g->pel.size();

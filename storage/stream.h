@@ -144,6 +144,9 @@ class Stream final : public Aggregate {
   size_t AllocatedBytes(size_t samples) const override;
   // Redis's lazyfreeGetFreeEffort for a stream: nodes plus groups' pending entries.
   size_t FreeEffort() const override;
+  // The nodes from the oldest on, then each group's pending entries and consumers, about `budget`
+  // of them (lazy freeing, see Releasable).
+  bool ReleaseSome(size_t budget) override;
 
   uint64_t length() const { return length_; }
   StreamId last_id() const { return last_id_; }

@@ -2,12 +2,14 @@
 
 #include <malloc.h>
 
+#include <algorithm>
 #include <bit>
 #include <cstdlib>
 #include <cstring>
 #include <new>
 #include <utility>
 
+#include "storage/drop_pages.h"
 #include "storage/key_hash.h"
 
 namespace kv {
@@ -72,6 +74,34 @@ void StringHashSet::Free() {
   mask_ = 0;
   size_ = 0;
   shift_ = 64;
+}
+
+bool StringHashSet::ReleaseSome(size_t budget) {
+  // mask_ becomes the last slot not freed yet (no longer a mask), so that Free() frees the rest.
+  // Every kDropSlots slots, the pages of the slots and distances done with go back to the OS, so
+  // that freeing the array at the end does not unmap a huge block page by page.
+  constexpr size_t kDropSlots = 64 * 1024;
+  const size_t capacity = static_cast<size_t>(reinterpret_cast<PackedString*>(dist_) - slots_);
+  for (; slots_ != nullptr && budget > 0; --budget) {
+    if (dist_[mask_] != 0) --size_;
+    slots_[mask_].~PackedString();
+    if ((capacity - mask_) % kDropSlots == 0) {
+      // Up to the previous drop, and a page more for the page the two share.
+      const size_t end = std::min(capacity, mask_ + kDropSlots + 4096);
+      DropPages(slots_ + mask_, slots_ + end);
+      DropPages(dist_ + mask_, dist_ + end);
+    }
+    if (mask_ == 0) {
+      std::free(slots_);
+      slots_ = nullptr;
+      dist_ = nullptr;
+      size_ = 0;
+      shift_ = 64;
+      break;
+    }
+    --mask_;
+  }
+  return slots_ == nullptr;
 }
 
 StringHashSet StringHashSet::Clone() const {

@@ -53,6 +53,10 @@ class StringHashSet {
   bool Contains(std::string_view s) const;
   // Makes room for `n` members without growing again.
   void Reserve(size_t n);
+  // Frees members from the last slot down, about `budget` slots' worth, and the array with the
+  // last of them; true once everything is freed (lazy freeing, see Releasable). Between calls
+  // the set holds the members not freed yet, but only ReleaseSome and the destructor may be used.
+  bool ReleaseSome(size_t budget);
 
   // Slots, for random picks and removal without a second lookup. A slot index stays valid only
   // until the next change.

@@ -138,6 +138,32 @@ void StringMap::Clear() {
   rehash_index_ = -1;
 }
 
+bool StringMap::ReleaseSome(size_t budget) {
+  // A table's mask becomes its last bucket not freed yet (no longer a mask), so that FreeTable
+  // frees the rest.
+  for (Table* t : {&tables_[1], &tables_[0]}) {
+    while (t->buckets != nullptr) {
+      Node*& bucket = t->buckets[t->mask];
+      for (; bucket != nullptr && budget > 0; --budget) {
+        Node* next = Next(bucket);
+        std::free(bucket);
+        bucket = next;
+        --t->used;
+      }
+      if (budget == 0) return false;
+      --budget;
+      if (t->mask == 0) {
+        std::free(t->buckets);
+        *t = Table{};
+      } else {
+        --t->mask;
+      }
+    }
+  }
+  rehash_index_ = -1;
+  return true;
+}
+
 void StringMap::Reserve(size_t n) {
   if (rehashing() || n <= tables_[0].size()) return;
   Resize(n);

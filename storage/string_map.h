@@ -61,6 +61,11 @@ class StringMap {
   // Removes `field`; returns whether it was there.
   bool Erase(std::string_view field);
   void Clear();
+  // Frees fields from the last bucket down (the rehash target first), about `budget` nodes and
+  // buckets' worth, and each bucket array with its last bucket; true once everything is freed
+  // (lazy freeing, see Releasable). Between calls size() counts the fields left, but only
+  // ReleaseSome, size() and the destructor may be used.
+  bool ReleaseSome(size_t budget);
 
   // A deep copy, sized for its fields.
   StringMap Clone() const;

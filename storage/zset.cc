@@ -94,6 +94,17 @@ void ZSet::FreeBig() {
   big_.reset();
 }
 
+bool ZSet::ReleaseSome(size_t budget) {
+  if (big_ == nullptr) return true;
+  // The index only points at the members: it is never read again, and goes with big_.
+  if (!big_->tree.ReleaseSome(budget, [](ScoredMember* m) { ScoredMember::Free(m); })) {
+    return false;
+  }
+  big_->index.Clear();
+  big_.reset();
+  return true;
+}
+
 size_t ZSet::size() const { return big_ == nullptr ? lp_.size() / 2 : big_->tree.size(); }
 
 std::unique_ptr<Aggregate> ZSet::Clone() const {

@@ -25,7 +25,7 @@ namespace kv {
 namespace {
 
 // FLUSHDB/FLUSHALL [ASYNC|SYNC], as Redis's getFlushCommandFlags: without either,
-// lazyfree-lazy-user-flush decides whether the tables are freed by the lazy freer's thread.
+// lazyfree-lazy-user-flush decides whether the tables are freed lazily (server/lazy_free.h).
 bool ParseFlushArgs(CommandContext& ctx, bool* async) {
   *async = ctx.server.config.lazyfree_lazy_user_flush;
   if (ctx.args.size() == 1) return true;
@@ -304,7 +304,7 @@ void ConfigResetStat(CommandContext& ctx) {
   ctx.server.error_stats.Reset();
   ctx.server.persistence.rdb_saves = 0;
   if (ctx.server.aof) ctx.server.aof->ResetStats();
-  ctx.server.dbs.freer().ResetFreedObjects();
+  ctx.server.lazy_freer.ResetFreedObjects();
   ctx.reply.Ok();
 }
 

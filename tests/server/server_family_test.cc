@@ -511,7 +511,7 @@ TEST_F(ServerFamilyTest, ConfigResetStatResetsLazyfreeAndSaveCounts) {
   for (int i = 0; i < 200; ++i) sadd.push_back("m" + std::to_string(i));  // a hash table
   h.Run(sadd);
   EXPECT_EQ(h.Run({"UNLINK", "big"}), ":1\r\n");
-  h.state().dbs.freer().Drain();
+  h.state().lazy_freer.Drain();
   h.state().persistence.rdb_saves = 2;
   EXPECT_NE(Info({"memory"}).find("\r\nlazyfreed_objects:1\r\n"), std::string::npos);
   EXPECT_NE(Info({"persistence"}).find("\r\nrdb_saves:2\r\n"), std::string::npos);

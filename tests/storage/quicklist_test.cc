@@ -430,3 +430,29 @@ INSTANTIATE_TEST_SUITE_P(
 
 }  // namespace
 }  // namespace kv
+
+namespace kv {
+namespace {
+
+// Lazy freeing: `budget` nodes a call from the head.
+TEST(QuickListTest, ReleaseSomeFreesNodesFromTheHead) {
+  QuickList ql(4, 1);
+  for (int i = 0; i < 1000; ++i) ql.Push("element:" + std::to_string(i), QuickList::End::kTail);
+  ASSERT_EQ(ql.node_count(), 250u);
+  size_t calls = 0;
+  while (!ql.ReleaseSome(7)) {
+    ++calls;
+    ASSERT_EQ(ql.node_count(), 250 - 7 * calls);
+    ASSERT_EQ(ql.size(), 4 * ql.node_count());
+  }
+  EXPECT_EQ(calls, 250u / 7);
+  EXPECT_TRUE(ql.empty());
+  EXPECT_EQ(ql.node_count(), 0u);
+  QuickList half(4, 1);
+  for (int i = 0; i < 100; ++i) half.Push(std::string(100, 'x'), QuickList::End::kHead);
+  EXPECT_FALSE(half.ReleaseSome(10));  // the destructor frees the other 15 nodes
+  EXPECT_EQ(half.size(), 60u);
+}
+
+}  // namespace
+}  // namespace kv

@@ -272,3 +272,62 @@ TEST(ScoreTreeTest, RandomLoadIsDense) {
 
 }  // namespace
 }  // namespace kv
+
+namespace kv {
+namespace {
+
+// Lazy freeing: entries from the last one back, each node freed once empty; what is left stays
+// in order, so that Clear (and the destructor) still free it.
+TEST(ScoreTreeTest, ReleaseSomeFreesFromTheEndInSteps) {
+  Blocks blocks;
+  ScoreTree tree;
+  std::vector<Entry> model;
+  std::mt19937_64 rng(7);
+  for (int i = 0; i < 20000; ++i) {
+    const double score = static_cast<double>(rng() % 1000);
+    const std::string member = "m" + std::to_string(i);
+    tree.Insert(blocks.Make(score, member));
+    model.emplace_back(score, member);
+  }
+  std::sort(model.begin(), model.end());
+  ASSERT_GE(tree.height(), 3u);
+  std::vector<Entry> handed;
+  auto release = [&](size_t budget) {
+    return tree.ReleaseSome(budget, [&](ScoredMember* m) {
+      handed.emplace_back(m->score(), std::string(m->member()));
+      blocks.Free(m);
+    });
+  };
+  size_t calls = 0;
+  while (!release(100)) {
+    ++calls;
+    ASSERT_EQ(tree.size() + handed.size(), model.size());
+    if (calls == 50) {
+      // Halfway, the entries left are the first ones, in order.
+      EXPECT_EQ(Contents(tree), std::vector<Entry>(model.begin(), model.end() - handed.size()));
+    }
+  }
+  EXPECT_EQ(calls + 1, model.size() / 100);
+  EXPECT_EQ(tree.size(), 0u);
+  EXPECT_EQ(tree.NodeBytes(), 0u) << "every node and separator freed";
+  std::reverse(handed.begin(), handed.end());
+  EXPECT_EQ(handed, model);
+}
+
+TEST(ScoreTreeTest, ClearAfterReleaseSome) {
+  Blocks blocks;
+  ScoreTree tree;
+  for (int i = 0; i < 5000; ++i) tree.Insert(blocks.Make(i % 7, "m" + std::to_string(i)));
+  EXPECT_FALSE(tree.ReleaseSome(2000, [&](ScoredMember* m) { blocks.Free(m); }));
+  EXPECT_EQ(tree.size(), 3000u);
+  size_t cleared = 0;
+  tree.Clear([&](ScoredMember* m) {
+    ++cleared;
+    blocks.Free(m);
+  });
+  EXPECT_EQ(cleared, 3000u);
+  EXPECT_EQ(tree.NodeBytes(), 0u);
+}
+
+}  // namespace
+}  // namespace kv

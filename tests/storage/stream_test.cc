@@ -379,3 +379,43 @@ TEST(StreamTest, RandomOperationsMatchAModel) {
 
 }  // namespace
 }  // namespace kv
+
+namespace kv {
+namespace {
+
+// Lazy freeing: the nodes from the oldest, then each group's pending entries and consumers.
+TEST(StreamTest, ReleaseSomeFreesNodesThenGroups) {
+  Stream s;
+  const Stream::NodeLimits limits{4096, 10};
+  for (uint64_t i = 1; i <= 1000; ++i) s.Append({i, 0}, Fields{"f", "v"}, limits);
+  ASSERT_EQ(s.nodes().size(), 100u);
+  for (const char* name : {"g1", "g2"}) {
+    StreamGroup* g = s.CreateGroup(name, {}, 0);
+    StreamConsumer* alice = g->CreateConsumer("alice", 1000);
+    StreamConsumer* bob = g->CreateConsumer("bob", 1000);
+    for (uint64_t i = 1; i <= 300; ++i) g->Deliver({i, 0}, i % 2 ? alice : bob, 1000);
+  }
+  // 100 nodes, then per group 300 pending entries, 300 consumers' entries, 2 consumers, itself.
+  const size_t work = 100 + 2 * (300 + 300 + 2 + 1);
+  ASSERT_EQ(s.FreeEffort(), 100u + 2 * (1 + 300));
+  size_t calls = 0;
+  while (!s.ReleaseSome(10)) {
+    ++calls;
+    if (calls == 5) EXPECT_EQ(s.nodes().size(), 50u);
+    if (calls == 10) {
+      EXPECT_TRUE(s.nodes().empty());
+      EXPECT_EQ(s.groups().size(), 2u);
+    }
+  }
+  EXPECT_EQ(calls + 1, (work + 9) / 10);
+  EXPECT_TRUE(s.nodes().empty());
+  EXPECT_TRUE(s.groups().empty());
+  Stream half;
+  for (uint64_t i = 1; i <= 100; ++i) half.Append({i, 0}, Fields{"f", "v"}, limits);
+  StreamGroup* g = half.CreateGroup("g", {}, 0);
+  g->Deliver({5, 0}, g->CreateConsumer("c", 0), 0);
+  EXPECT_FALSE(half.ReleaseSome(3));  // the destructor frees the rest
+}
+
+}  // namespace
+}  // namespace kv

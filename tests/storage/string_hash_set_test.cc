@@ -254,3 +254,39 @@ TEST(StringHashSetTest, RandomOperationsMatchAModel) {
 
 }  // namespace
 }  // namespace kv
+
+namespace kv {
+namespace {
+
+// Lazy freeing: members go from the last slot down, `budget` slots a call, the array with the
+// last one.
+TEST(StringHashSetTest, ReleaseSomeFreesSlotsInSteps) {
+  StringHashSet s;
+  for (size_t i = 0; i < 10000; ++i) ASSERT_TRUE(s.Insert(Member(i)));
+  const size_t capacity = s.capacity();
+  size_t calls = 0;
+  size_t left = s.size();
+  while (!s.ReleaseSome(100)) {
+    ++calls;
+    ASSERT_LE(s.size(), left);
+    ASSERT_GE(s.size() + 100, left) << "at most 100 slots a call";
+    left = s.size();
+  }
+  EXPECT_EQ(calls + 1, capacity / 100 + (capacity % 100 != 0));
+  EXPECT_EQ(s.size(), 0u);
+  EXPECT_EQ(s.capacity(), 0u);
+  EXPECT_TRUE(s.ReleaseSome(1));
+  EXPECT_TRUE(StringHashSet().ReleaseSome(0)) << "nothing to free";
+}
+
+TEST(StringHashSetTest, DestroyedHalfReleased) {
+  StringHashSet s;
+  for (size_t i = 0; i < 1000; ++i) ASSERT_TRUE(s.Insert(Member(i)));
+  EXPECT_FALSE(s.ReleaseSome(s.capacity() / 2));
+  EXPECT_GT(s.size(), 0u);
+  EXPECT_LT(s.size(), 1000u);
+  // The destructor frees the members left (a leak or a double free fails under ASan).
+}
+
+}  // namespace
+}  // namespace kv

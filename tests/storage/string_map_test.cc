@@ -278,3 +278,44 @@ TEST(StringMapTest, RandomOperationsMatchAModel) {
 
 }  // namespace
 }  // namespace kv
+
+namespace kv {
+namespace {
+
+// Lazy freeing: fields bucket by bucket from the last one, the rehash target first, `budget`
+// nodes and buckets a call.
+TEST(StringMapTest, ReleaseSomeFreesFieldsInSteps) {
+  for (bool mid_rehash : {false, true}) {
+    StringMap m;
+    int n = 0;
+    while (n < 5000 || (mid_rehash && !m.rehashing()) || (!mid_rehash && m.rehashing())) {
+      m.Set(Field(n), "value:" + std::to_string(n));
+      ++n;
+    }
+    ASSERT_EQ(m.rehashing(), mid_rehash);
+    const size_t work = m.size() + m.bucket_count();
+    size_t calls = 0;
+    size_t left = m.size();
+    while (!m.ReleaseSome(64)) {
+      ++calls;
+      ASSERT_LE(m.size(), left);
+      ASSERT_GE(m.size() + 64, left);
+      left = m.size();
+    }
+    EXPECT_GE((calls + 1) * 64, work) << "at most 64 units a call";
+    EXPECT_LE(calls * 64, work);
+    EXPECT_EQ(m.size(), 0u);
+    EXPECT_EQ(m.bucket_count(), 0u);
+  }
+}
+
+TEST(StringMapTest, DestroyedHalfReleased) {
+  StringMap m;
+  for (int i = 0; i < 1000; ++i) m.Set(Field(i), std::string(100, 'v'));
+  EXPECT_FALSE(m.ReleaseSome(600));
+  EXPECT_GT(m.size(), 0u);
+  EXPECT_LT(m.size(), 1000u);
+}
+
+}  // namespace
+}  // namespace kv

@@ -78,8 +78,13 @@ std::string CommandHarness::Run(const std::vector<std::string>& args) {
 std::string CommandHarness::RunViews(std::span<const std::string_view> args) {
   writer_.set_protocol(conn_.protocol);
   held_ = !dispatcher_.Dispatch(args, conn_, writer_, clock_.NowMs());
-  state_.RunAfterBatch();
+  EndTurn();
   return TakeOutput();
+}
+
+void CommandHarness::EndTurn() {
+  state_.RunAfterBatch();
+  state_.lazy_freer.RunSlice();
 }
 
 std::string CommandHarness::TakeOutput() {
@@ -106,7 +111,7 @@ std::string CommandHarness::Client::Run(std::initializer_list<std::string_view> 
   const std::vector<std::string_view> views(args);
   writer_.set_protocol(conn_.protocol);
   h_->dispatcher_.Dispatch(views, conn_, writer_, h_->clock_.NowMs());
-  h_->state_.RunAfterBatch();
+  h_->EndTurn();
   return TakeOutput();
 }
 
@@ -114,7 +119,7 @@ std::string CommandHarness::Client::Run(const std::vector<std::string>& args) {
   const std::vector<std::string_view> views(args.begin(), args.end());
   writer_.set_protocol(conn_.protocol);
   h_->dispatcher_.Dispatch(views, conn_, writer_, h_->clock_.NowMs());
-  h_->state_.RunAfterBatch();
+  h_->EndTurn();
   return TakeOutput();
 }
 

@@ -46,7 +46,8 @@ class FakeClients : public ClientRegistry {
 // Runs commands in-process through the real command table and dispatcher, with a manual clock,
 // and returns the exact RESP bytes each one replied. Frames pushed to a client (pub/sub messages,
 // notifications, invalidations) join its output as they come; after each command the harness runs
-// the server's end-of-turn work (BCAST invalidations), as the event loop would. One harness is one
+// the server's end-of-turn work (BCAST invalidations) and one slice of lazy freeing, as the event
+// loop would. One harness is one
 // client connection (from 127.0.0.1:40001); after MONITOR its monitor lines follow the replies in
 // what Run returns, as they would on the wire.
 //
@@ -115,6 +116,9 @@ class CommandHarness : private MonitorSink, private BlockedClientSink, private P
   size_t OutputSize() const override { return out_.size(); }
   ReplyWriter& BlockedReply() override;
   void Unblocked() override {}
+  // What the event loop does between a command and the next: ServerState::RunAfterBatch and one
+  // slice of lazy freeing.
+  void EndTurn();
 
   ManualClock clock_;
   CommandRegistry registry_;
