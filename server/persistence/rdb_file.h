@@ -63,7 +63,7 @@ struct RdbLoadResult {
   uint64_t keys_loaded = 0;
   uint64_t keys_expired = 0;
   size_t bytes_read = 0;  // up to the end of the checksum (what follows is an AOF tail)
-  bool stopped = false;  // `progress` stopped it
+  bool stopped = false;   // `progress` stopped it
 };
 
 // Redis's debugDelay: sleeps `us` microseconds; a negative value sleeps 1 us once in -us calls.
