@@ -1,9 +1,9 @@
 #include "server/pubsub.h"
 
 #include <algorithm>
-#include <charconv>
 #include <memory>
 
+#include "protocol/resp_text.h"
 #include "server/conn_state.h"
 #include "server/glob.h"
 #include "server/server_state.h"
@@ -12,30 +12,16 @@
 namespace kv {
 namespace {
 
-void AppendNumber(std::string& f, int64_t n) {
-  char buf[24];
-  const auto r = std::to_chars(buf, buf + sizeof(buf), n);
-  f.append(buf, r.ptr);
-}
-
 // "*n\r\n" (or ">n\r\n" for a RESP3 push).
 void AppendHeader(std::string& f, bool push3, size_t n) {
   f += push3 ? '>' : '*';
-  AppendNumber(f, static_cast<int64_t>(n));
-  f += "\r\n";
-}
-
-void AppendBulk(std::string& f, std::string_view s) {
-  f += '$';
-  AppendNumber(f, static_cast<int64_t>(s.size()));
-  f += "\r\n";
-  f.append(s);
+  AppendRespNumber(f, static_cast<int64_t>(n));
   f += "\r\n";
 }
 
 void AppendInteger(std::string& f, int64_t n) {
   f += ':';
-  AppendNumber(f, n);
+  AppendRespNumber(f, n);
   f += "\r\n";
 }
 

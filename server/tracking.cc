@@ -3,6 +3,7 @@
 #include <cstring>
 #include <memory>
 
+#include "protocol/resp_text.h"
 #include "server/command.h"
 #include "server/pubsub.h"
 #include "server/server_state.h"
@@ -19,14 +20,6 @@ bool Overlap(std::string_view a, std::string_view b) {
 
 // "%s" formatting stops at a NUL byte, as in Redis's error texts.
 std::string_view CString(std::string_view s) { return s.substr(0, s.find('\0')); }
-
-void AppendBulk(std::string& out, std::string_view s) {
-  out += '$';
-  out += std::to_string(s.size());
-  out += "\r\n";
-  out.append(s);
-  out += "\r\n";
-}
 
 std::string_view NullFor(const ConnState& conn) { return conn.protocol > 2 ? "_\r\n" : "$-1\r\n"; }
 

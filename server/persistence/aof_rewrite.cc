@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "protocol/resp_text.h"
 #include "server/persistence/propagation.h"
 #include "storage/db_set.h"
 #include "storage/hash.h"
@@ -70,14 +71,7 @@ void AppendArgCount(std::string& out, size_t n) {
   out += "\r\n";
 }
 
-void AppendBulk(std::string& out, std::string_view s) {
-  out += '$';
-  out += std::to_string(s.size());
-  out += "\r\n";
-  out.append(s);
-  out += "\r\n";
-}
-
+using ::kv::AppendBulk;
 void AppendBulk(std::string& out, int64_t n) { AppendBulk(out, std::to_string(n)); }
 void AppendBulk(std::string& out, StreamId id) { AppendBulk(out, id.ToString()); }
 

@@ -1,5 +1,7 @@
 #include "server/persistence/propagation.h"
 
+#include "protocol/resp_text.h"
+
 namespace kv {
 
 namespace {
@@ -14,13 +16,7 @@ void AppendRespCommand(std::string& out, std::span<const std::string_view> argv)
   out += '*';
   out += std::to_string(argv.size());
   out += "\r\n";
-  for (std::string_view a : argv) {
-    out += '$';
-    out += std::to_string(a.size());
-    out += "\r\n";
-    out.append(a);
-    out += "\r\n";
-  }
+  for (std::string_view a : argv) AppendBulk(out, a);
 }
 
 void Propagation::AlsoPropagate(size_t db, std::vector<std::string> argv) {

@@ -109,6 +109,21 @@ std::vector<std::string> WithDir(const std::string& dir) {
   return args;
 }
 
+// kvserver and redis-server, each started on its own copy of dir's AOF directory, both loaded.
+struct BothFromCopies {
+  std::unique_ptr<ServerProcess> kv_server, redis_server;
+  std::unique_ptr<RawConnection> kv, redis;
+};
+void StartBothFromCopies(const std::string& dir, BothFromCopies* both) {
+  both->kv_server = ServerProcess::StartKvserver(WithDir(CopyAofDir(dir)));
+  both->redis_server = ServerProcess::StartRedis(WithDir(CopyAofDir(dir)));
+  ASSERT_NE(both->kv_server, nullptr);
+  ASSERT_NE(both->redis_server, nullptr);
+  both->kv = RawConnection::Connect(both->kv_server->port());
+  both->redis = RawConnection::Connect(both->redis_server->port());
+  WaitLoaded(*both->redis);
+}
+
 TEST(AofFilesTest, RedisDirectoryLoadsIntoKvserver) {
   const std::string dir = MakeTempDir();
   {
@@ -120,13 +135,9 @@ TEST(AofFilesTest, RedisDirectoryLoadsIntoKvserver) {
   const std::string manifest = ReadFile(dir + "/appendonlydir/appendonly.aof.manifest");
   ASSERT_NE(manifest.find("type b"), std::string::npos) << manifest;
   ASSERT_NE(manifest.find("type i"), std::string::npos) << manifest;
-  auto kv_server = ServerProcess::StartKvserver(WithDir(CopyAofDir(dir)));
-  auto redis_server = ServerProcess::StartRedis(WithDir(CopyAofDir(dir)));
-  ASSERT_NE(kv_server, nullptr);
-  ASSERT_NE(redis_server, nullptr);
-  auto kv = RawConnection::Connect(kv_server->port());
-  auto redis = RawConnection::Connect(redis_server->port());
-  WaitLoaded(*redis);
+  BothFromCopies both;
+  ASSERT_NO_FATAL_FAILURE(StartBothFromCopies(dir, &both));
+  auto& [kv_server, redis_server, kv, redis] = both;
   ExpectSameDataset(*kv, *redis);
   const std::string log = kv_server->ReadLog();
   EXPECT_NE(log.find("Reading RDB base file on AOF loading..."), std::string::npos) << log;
@@ -148,13 +159,9 @@ TEST(AofFilesTest, KvserverCommandsBaseLoadsIntoRedis) {
   const std::string base = ReadFile(dir + "/appendonlydir/appendonly.aof.2.base.aof");
   ASSERT_EQ(base.substr(0, 21), "*2\r\n$6\r\nSELECT\r\n$1\r\n0") << base.substr(0, 200);
   ASSERT_NE(base.find("$6\r\nXCLAIM\r\n"), std::string::npos);
-  auto kv_server = ServerProcess::StartKvserver(WithDir(CopyAofDir(dir)));
-  auto redis_server = ServerProcess::StartRedis(WithDir(CopyAofDir(dir)));
-  ASSERT_NE(kv_server, nullptr);
-  ASSERT_NE(redis_server, nullptr);
-  auto kv = RawConnection::Connect(kv_server->port());
-  auto redis = RawConnection::Connect(redis_server->port());
-  WaitLoaded(*redis);
+  BothFromCopies both;
+  ASSERT_NO_FATAL_FAILURE(StartBothFromCopies(dir, &both));
+  auto& [kv_server, redis_server, kv, redis] = both;
   ExpectSameDataset(*kv, *redis);
   const std::string log = ReadFile(redis_server->log_path());
   EXPECT_NE(log.find("DB loaded from base file appendonly.aof.2.base.aof"), std::string::npos)
@@ -175,13 +182,9 @@ TEST(AofFilesTest, RedisCommandsBaseLoadsIntoKvserver) {
   }
   const std::string base = ReadFile(dir + "/appendonlydir/appendonly.aof.2.base.aof");
   ASSERT_NE(base.find("$14\r\nCREATECONSUMER\r\n"), std::string::npos) << base.substr(0, 200);
-  auto kv_server = ServerProcess::StartKvserver(WithDir(CopyAofDir(dir)));
-  auto redis_server = ServerProcess::StartRedis(WithDir(CopyAofDir(dir)));
-  ASSERT_NE(kv_server, nullptr);
-  ASSERT_NE(redis_server, nullptr);
-  auto kv = RawConnection::Connect(kv_server->port());
-  auto redis = RawConnection::Connect(redis_server->port());
-  WaitLoaded(*redis);
+  BothFromCopies both;
+  ASSERT_NO_FATAL_FAILURE(StartBothFromCopies(dir, &both));
+  auto& [kv_server, redis_server, kv, redis] = both;
   ExpectSameDataset(*kv, *redis);
   const std::string log = kv_server->ReadLog();
   EXPECT_NE(log.find("DB loaded from base file appendonly.aof.2.base.aof"), std::string::npos)
@@ -305,13 +308,9 @@ TEST(AofFilesTest, StreamGroupsSurviveRestartFromIncrementalFile) {
     }
     kv_server->Stop(9);
   }
-  auto kv_server = ServerProcess::StartKvserver(WithDir(CopyAofDir(dir)));
-  auto redis_server = ServerProcess::StartRedis(WithDir(CopyAofDir(dir)));
-  ASSERT_NE(kv_server, nullptr);
-  ASSERT_NE(redis_server, nullptr);
-  auto kv = RawConnection::Connect(kv_server->port());
-  auto redis = RawConnection::Connect(redis_server->port());
-  WaitLoaded(*redis);
+  BothFromCopies both;
+  ASSERT_NO_FATAL_FAILURE(StartBothFromCopies(dir, &both));
+  auto& [kv_server, redis_server, kv, redis] = both;
   size_t i = 0;
   for (const char* key : kStreamKeys) {
     SCOPED_TRACE(key);
@@ -369,13 +368,9 @@ TEST(AofFilesTest, KvserverDirectoryLoadsIntoRedis) {
     Populate(*kv);
     kv_server->Stop(9);
   }
-  auto kv_server = ServerProcess::StartKvserver(WithDir(CopyAofDir(dir)));
-  auto redis_server = ServerProcess::StartRedis(WithDir(CopyAofDir(dir)));
-  ASSERT_NE(kv_server, nullptr);
-  ASSERT_NE(redis_server, nullptr);
-  auto kv = RawConnection::Connect(kv_server->port());
-  auto redis = RawConnection::Connect(redis_server->port());
-  WaitLoaded(*redis);
+  BothFromCopies both;
+  ASSERT_NO_FATAL_FAILURE(StartBothFromCopies(dir, &both));
+  auto& [kv_server, redis_server, kv, redis] = both;
   ExpectSameDataset(*kv, *redis);
   const std::string log = ReadFile(redis_server->log_path());
   EXPECT_NE(log.find("DB loaded from incr file appendonly.aof.2.incr.aof"), std::string::npos)
