@@ -359,6 +359,7 @@ asio::awaitable<void> Connection::Serve() {
       idle_read_ = want_read && !want_write;
       wait_read_ = want_read;
       wait_write_ = want_write;
+      if (want_write) watch_->WatchWrites();
       co_await WaitForWake();
       idle_read_ = wait_read_ = wait_write_ = false;
       continue;

@@ -72,9 +72,15 @@ SocketWatch::SocketWatch(asio::io_context& io, int fd, SocketReadyListener* list
   }
   descriptor_data_ = data;
   ops_[0] = new Op(this, listener, Reactor::read_op);
-  ops_[1] = new Op(this, listener, Reactor::write_op);  // adds EPOLLOUT: one epoll_ctl
-  for (Op* op : ops_) Queue(op);
+  ops_[1] = new Op(this, listener, Reactor::write_op);
+  Queue(ops_[0]);
   ok_ = true;
+}
+
+void SocketWatch::WatchWrites() {
+  if (!ok_ || write_queued_) return;
+  write_queued_ = true;
+  Queue(ops_[1]);  // adds EPOLLOUT to the registration: one epoll_ctl, once
 }
 
 SocketWatch::~SocketWatch() {
@@ -88,6 +94,7 @@ SocketWatch::~SocketWatch() {
   // BGSAVE) still holds it open.
   reactor.deregister_descriptor(fd_, data, false);
   reactor.cleanup_descriptor_data(data);
+  if (!write_queued_) delete ops_[1];  // never handed to the reactor
 }
 
 }  // namespace kv

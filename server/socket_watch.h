@@ -38,6 +38,11 @@ class SocketWatch {
 
   // False when the socket could not be registered (the listener then hears nothing).
   bool ok() const { return ok_; }
+  // Starts reporting writability too, from the first time the listener waits for it: EPOLLOUT
+  // registered from the start would put every new socket on epoll's ready list (it is writable),
+  // where its first input would then keep that earlier place, ahead of other clients' input that
+  // came before it.
+  void WatchWrites();
 
  private:
   struct Op;
@@ -47,6 +52,7 @@ class SocketWatch {
   int fd_;
   Op* ops_[2] = {nullptr, nullptr};  // read and write; owned by the reactor once queued
   bool ok_ = false;
+  bool write_queued_ = false;
 };
 
 }  // namespace kv

@@ -408,9 +408,16 @@ TEST_F(IntrospectionTest, CommandListFilters) {
             "*2\r\n" + Bulk("config|get") + Bulk("config|set"));
   EXPECT_EQ(h.Run({"command", "list", "filterby", "pattern", "p*ttl"}), "*1\r\n" + Bulk("pttl"));
   EXPECT_EQ(h.Run({"COMMAND", "LIST", "FILTERBY", "ACLCAT", "DANGEROUS"}),
-            "*41\r\n" + Bulk("bgrewriteaof") + Bulk("bgsave") + Bulk("client|kill") +
+            "*58\r\n" + Bulk("bgrewriteaof") + Bulk("bgsave") + Bulk("client|kill") +
                 Bulk("client|list") + Bulk("client|no-evict") + Bulk("client|pause") +
-                Bulk("client|unblock") + Bulk("client|unpause") + Bulk("config|get") +
+                Bulk("client|unblock") + Bulk("client|unpause") + Bulk("cluster|addslots") +
+                Bulk("cluster|addslotsrange") + Bulk("cluster|bumpepoch") +
+                Bulk("cluster|count-failure-reports") + Bulk("cluster|delslots") +
+                Bulk("cluster|delslotsrange") + Bulk("cluster|failover") +
+                Bulk("cluster|flushslots") + Bulk("cluster|forget") + Bulk("cluster|meet") +
+                Bulk("cluster|replicas") + Bulk("cluster|replicate") + Bulk("cluster|reset") +
+                Bulk("cluster|saveconfig") + Bulk("cluster|set-config-epoch") +
+                Bulk("cluster|setslot") + Bulk("cluster|slaves") + Bulk("config|get") +
                 Bulk("config|set") + Bulk("config|resetstat") + Bulk("config|rewrite") +
                 Bulk("debug") + Bulk("flushall") + Bulk("flushdb") + Bulk("info") + Bulk("keys") +
                 Bulk("kvfault|error") + Bulk("kvfault|delay") + Bulk("kvfault|drop") +

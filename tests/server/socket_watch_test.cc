@@ -84,6 +84,8 @@ TEST_F(SocketWatchTest, InputAlreadyThereIsReportedAtRegistration) {
 TEST_F(SocketWatchTest, ReportsWritabilityWhenTheSocketTakesMoreAgain) {
   SocketWatch watch(io_, fds_[0], &listener_);
   io_.poll();
+  EXPECT_EQ(Count("writable"), 0);  // not watched until asked for
+  watch.WatchWrites();
   // Fill the socket until it takes nothing more.
   const std::string chunk(4096, 'y');
   while (::send(fds_[0], chunk.data(), chunk.size(), MSG_DONTWAIT) > 0) {
