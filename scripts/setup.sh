@@ -13,6 +13,7 @@ packages=(
   python3-redis
   liblua5.1-0-dev lua-cjson-dev lua-bitop-dev
   tcl  # tests/redis-suite/run.sh: Redis's own Tcl test suite, run outside CI
+  linux-perf  # bench/syscalls-per-request.sh (perf stat), run outside CI
 )
 
 missing=()
