@@ -147,8 +147,11 @@ class Server:
             common = ["--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
                       "--appendonly", "no", "--dir", self.dir, "--unixsocket", self.unixsocket,
                       "--unixsocketperm", "700"]
-            self.proc = subprocess.Popen([binary] + common, stdout=subprocess.DEVNULL,
-                                         stderr=subprocess.DEVNULL)
+            # The log goes to a file in its directory, for the report of a run that failed.
+            self.log_path = os.path.join(self.dir, "server.log")
+            with open(self.log_path, "wb") as log:
+                self.proc = subprocess.Popen([binary] + common, stdout=log,
+                                             stderr=subprocess.STDOUT)
             if self.wait_ready():
                 return
             self.stop()
@@ -208,6 +211,13 @@ class Server:
                 if line.startswith("VmRSS:"):
                     return int(line.split()[1]) * 1024
         raise RuntimeError("no VmRSS")
+
+    def log_tail(self, lines=20):
+        """The end of the server's log, and how it exited if it did."""
+        with open(self.log_path, "rb") as f:
+            tail = b"".join(f.readlines()[-lines:]).decode(errors="replace")
+        code = self.proc.poll()
+        return tail + (f"(exited with {code})\n" if code is not None else "(still running)\n")
 
     def stop(self):
         if self.proc.poll() is None:
@@ -733,6 +743,7 @@ class Harness:
                                     payload], capture_output=True, text=True)
             if bench.returncode != 0:
                 raise RuntimeError(f"{workload} on {server.kind}: redis-benchmark failed:\n"
+                                   f"server log:\n{server.log_tail()}"
                                    f"{bench.stdout[-2000:]}{bench.stderr[-2000:]}")
             if not done.poll(600):
                 raise RuntimeError(f"{workload}: the subscribers did not get every message")
