@@ -179,6 +179,9 @@ class Generator : public RandomChoices {
     return Pick(values);
   }
   std::string Incr() {
+    // The extremes, often enough that every run meets "would overflow" (a positive field plus
+    // INT64_MAX, a negative one plus INT64_MIN) many times.
+    if (Percent(15)) return Pick({"9223372036854775807", "-9223372036854775808"});
     if (Percent(10)) return Pick({"x", "", "1.5", "9223372036854775808", "-9223372036854775808"});
     return std::to_string(static_cast<int64_t>(Uniform(21)) - 10);
   }
@@ -256,8 +259,12 @@ class Generator : public RandomChoices {
       case 14:
         return {Case("hexists"), k, Field()};
       case 15:
-      case 16:
-        return {Case("hincrby"), k, Field(), Incr()};
+      case 16: {
+        // The extreme increments go to one field, where they meet each other and overflow.
+        std::string incr = Incr();
+        const bool extreme = incr == "9223372036854775807" || incr == "-9223372036854775808";
+        return {Case("hincrby"), k, extreme ? "big" : Field(), std::move(incr)};
+      }
       case 17:
         return {Case("hincrbyfloat"), k, Field(), Float()};
       case 18:
