@@ -19,9 +19,7 @@
 namespace kv::test {
 namespace {
 
-using Starter = std::unique_ptr<ServerProcess> (*)(const std::vector<std::string>&);
-
-class OutputLimits : public ::testing::TestWithParam<Starter> {};
+class OutputLimits : public ::testing::TestWithParam<ServerStarter> {};
 
 // The value of `name` in an INFO reply, -1 when absent.
 long long InfoNumber(const std::string& info, const std::string& name) {
@@ -130,9 +128,7 @@ TEST_P(OutputLimits, TrackingInvalidationsDoNotFeedEviction) {
 INSTANTIATE_TEST_SUITE_P(BothServers, OutputLimits,
                          ::testing::Values(&ServerProcess::StartKvserver,
                                            &ServerProcess::StartRedis),
-                         [](const ::testing::TestParamInfo<Starter>& info) {
-                           return info.index == 0 ? std::string("Kvserver") : std::string("Redis");
-                         });
+                         BothServersTestName<::testing::TestParamInfo<ServerStarter>>);
 
 }  // namespace
 }  // namespace kv::test

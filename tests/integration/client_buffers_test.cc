@@ -29,9 +29,7 @@ long long QueryBufferSize(redisContext* c, const std::string& name) {
   return std::stoll(m[1]) + std::stoll(m[2]);
 }
 
-using Starter = std::unique_ptr<ServerProcess> (*)(const std::vector<std::string>&);
-
-class ClientBuffers : public ::testing::TestWithParam<Starter> {};
+class ClientBuffers : public ::testing::TestWithParam<ServerStarter> {};
 
 // A command with 100,000 arguments, then a deletion: the server's memory goes back to about where
 // it was, nothing of the command's argument list stays with the connection.
@@ -91,9 +89,7 @@ TEST_P(ClientBuffers, QueryBufferShrinksAfterOneBigRequest) {
 INSTANTIATE_TEST_SUITE_P(BothServers, ClientBuffers,
                          ::testing::Values(&ServerProcess::StartKvserver,
                                            &ServerProcess::StartRedis),
-                         [](const ::testing::TestParamInfo<Starter>& info) {
-                           return info.index == 0 ? std::string("Kvserver") : std::string("Redis");
-                         });
+                         BothServersTestName<::testing::TestParamInfo<ServerStarter>>);
 
 }  // namespace
 }  // namespace kv::test

@@ -86,4 +86,13 @@ std::string RunShell(const std::string& command, int* status = nullptr);
 // A fresh temporary directory, removed by nothing: tests put their files there.
 std::string MakeTempDir();
 
+// A suite run the same against both servers: TestWithParam<ServerStarter>, instantiated with
+// ::testing::Values(&ServerProcess::StartKvserver, &ServerProcess::StartRedis) and
+// BothServersTestName.
+using ServerStarter = std::unique_ptr<ServerProcess> (*)(const std::vector<std::string>&);
+template <typename ParamInfo>
+std::string BothServersTestName(const ParamInfo& info) {
+  return info.index == 0 ? "Kvserver" : "Redis";
+}
+
 }  // namespace kv::test
