@@ -4,6 +4,8 @@
 #include <utility>
 #include <vector>
 
+#include "storage/drop_pages.h"
+
 namespace kv {
 
 static_assert(sizeof(size_t) == 8, "segments are chosen by the top bits of a 64-bit hash");
@@ -276,13 +278,22 @@ class Db::FlushedTables final : public Releasable {
         --budget;
         continue;
       }
-      if (!next_deadline_) next_deadline_ = expires_.begin();
+      if (!next_deadline_) {
+        next_deadline_ = expires_.begin();
+        if (!expires_.empty()) first_deadline_ = &*expires_.begin();
+      }
       ExpireMap::iterator& it = *next_deadline_;
       if (it == expires_.end()) {
         ExpireMap().swap(expires_);
         return true;
       }
       expires_.erase(it++);
+      // The walk goes up the table's slot array: every so often the pages of the slots done
+      // with go back to the OS, so that freeing the array at the end (hundreds of MB for ten
+      // million deadlines) does not stall in munmap.
+      if (++deadlines_erased_ % kDropDeadlines == 0 && it != expires_.end()) {
+        DropPages(first_deadline_, &*it);
+      }
       --budget;
     }
     return false;
@@ -293,6 +304,9 @@ class Db::FlushedTables final : public Releasable {
   ExpireMap expires_;
   std::optional<Map::iterator> next_key_;  // in segments_.back()
   std::optional<ExpireMap::iterator> next_deadline_;
+  static constexpr size_t kDropDeadlines = 64 * 1024;
+  const void* first_deadline_ = nullptr;  // the slot of the walk's first deadline
+  size_t deadlines_erased_ = 0;
   std::unique_ptr<Aggregate> value_;  // a big value of a key already erased
 };
 

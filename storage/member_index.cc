@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "absl/hash/hash.h"
+#include "storage/drop_pages.h"
 
 namespace kv {
 namespace {
@@ -128,6 +129,19 @@ void MemberIndex::Clear() {
   slots_ = nullptr;
   capacity_ = 0;
   size_ = 0;
+}
+
+bool MemberIndex::ReleaseSome(size_t budget) {
+  // capacity_ becomes the count of slots not passed yet. Each step also covers the page it
+  // shares with the previous one (DropPages leaves pages partly outside its range).
+  const size_t step = std::min(capacity_, budget);
+  const size_t slots_per_page = 4096 / sizeof(uint64_t);
+  const size_t end = std::min(capacity_ + slots_per_page, TableBytes() / sizeof(uint64_t));
+  DropPages(slots_ + capacity_ - step, slots_ + end);
+  capacity_ -= step;
+  if (capacity_ > 0) return false;
+  Clear();
+  return true;
 }
 
 void MemberIndex::Reserve(size_t n) {

@@ -45,6 +45,12 @@ class MemberIndex {
   ScoredMember* Erase(std::string_view member);
   // Forgets every member (without freeing them) and the table.
   void Clear();
+  // Lazy freeing of a big set's index, whose members are freed apart: gives the table's pages
+  // back to the OS about `budget` slots at a time, from the end, then frees the table (Clear)
+  // and returns true. Freeing a 100 MB table whose pages are all mapped would hold the thread for
+  // tens of milliseconds in munmap. After the first call only ReleaseSome and the destructor may
+  // be used.
+  bool ReleaseSome(size_t budget);
   // Makes room for `n` members without growing again.
   void Reserve(size_t n);
 

@@ -9,6 +9,7 @@
 #include <new>
 #include <utility>
 
+#include "storage/drop_pages.h"
 #include "storage/key_hash.h"
 
 namespace kv {
@@ -155,9 +156,16 @@ bool StringMap::ReleaseSome(size_t budget) {
       if (t->mask == 0) {
         std::free(t->buckets);
         *t = Table{};
-      } else {
-        --t->mask;
+        continue;
       }
+      // Every kDropBuckets buckets (tables are powers of two, so a whole run lies inside), the
+      // pages of the buckets done with go back to the OS: freeing a huge array whose pages are
+      // all mapped would stall the thread in munmap at the last step.
+      constexpr size_t kDropBuckets = 64 * 1024;
+      if (t->mask % kDropBuckets == 0) {
+        DropPages(t->buckets + t->mask, t->buckets + t->mask + kDropBuckets);
+      }
+      --t->mask;
     }
   }
   rehash_index_ = -1;

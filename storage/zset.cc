@@ -96,11 +96,11 @@ void ZSet::FreeBig() {
 
 bool ZSet::ReleaseSome(size_t budget) {
   if (big_ == nullptr) return true;
-  // The index only points at the members: it is never read again, and goes with big_.
+  // The index only points at the members (freed with the tree): its table goes last.
   if (!big_->tree.ReleaseSome(budget, [](ScoredMember* m) { ScoredMember::Free(m); })) {
     return false;
   }
-  big_->index.Clear();
+  if (!big_->index.ReleaseSome(budget)) return false;
   big_.reset();
   return true;
 }

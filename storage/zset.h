@@ -88,8 +88,8 @@ class ZSet final : public Aggregate {
   std::unique_ptr<Aggregate> Clone() const override;
   size_t AllocatedBytes(size_t samples) const override;
   size_t FreeEffort() const override { return big_ == nullptr ? 1 : size(); }
-  // The big form's members and tree nodes in steps, then its index at once (one block); a
-  // listpack is one block, freed by the destructor.
+  // The big form's members and tree nodes in steps, then its index's table; a listpack is one
+  // block, freed by the destructor.
   bool ReleaseSome(size_t budget) override;
 
   bool is_listpack() const { return big_ == nullptr; }

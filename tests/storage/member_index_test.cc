@@ -28,6 +28,25 @@ class MemberIndexTest : public ::testing::Test {
   std::map<std::string, ScoredMember*> owned_;
 };
 
+// Lazy freeing of a big sorted set's index: its table goes `budget` slots a call (their pages
+// back to the OS), then the whole table; the members are left to their owner.
+TEST_F(MemberIndexTest, ReleaseSomeGoesInSteps) {
+  MemberIndex index;
+  constexpr int kMembers = 300000;
+  for (int i = 0; i < kMembers; ++i) index.Insert(Make("m" + std::to_string(i)));
+  const size_t capacity = index.capacity();
+  ASSERT_GT(index.TableBytes(), 2u << 20);
+  const size_t budget = capacity / 10 + 1;
+  size_t calls = 1;
+  while (!index.ReleaseSome(budget)) ++calls;
+  EXPECT_EQ(calls, (capacity + budget - 1) / budget);
+  EXPECT_EQ(index.TableBytes(), 0u);
+  EXPECT_EQ(owned_.size(), size_t{kMembers});  // the fixture frees them, once (ASan checks)
+  MemberIndex half;
+  for (int i = 0; i < 1000; ++i) half.Insert(owned_.at("m" + std::to_string(i)));
+  EXPECT_FALSE(half.ReleaseSome(half.capacity() / 2));
+}  // destroyed half released
+
 TEST_F(MemberIndexTest, FindInsertErase) {
   MemberIndex index;
   EXPECT_EQ(index.Find("a"), nullptr);
