@@ -1,5 +1,6 @@
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -72,6 +73,14 @@ struct CommandContext {
     if (server.config.notify_keyspace_events & type) {
       PublishKeyspaceEvent(server, type, event, key, db);
     }
+  }
+
+  // Called by a command whose reply Redis builds after addReplyDeferredLen (KEYS, SMEMBERS,
+  // SINTER), before it writes the reply: Redis's client-output-buffer-limit then counts the
+  // whole reply, not only what passes its 16 KB reply buffer.
+  void ReplyLengthDeferred() {
+    conn.output_counted_from = std::min(conn.output_counted_from, reply.buffer()->size());
+    reply.buffer()->RecheckWatch();
   }
 
   // Shows argument `i` as "(redacted)" in SLOWLOG and MONITOR (Redis's

@@ -55,6 +55,16 @@ struct ConnState {
   bool authenticated = true;
   // Set by QUIT and fatal errors: the connection closes once the replies are written.
   bool close_after_reply = false;
+  // Redis's CLIENT_CLOSE_ASAP: the client's output passed its client-output-buffer-limit while a
+  // command was replying; the connection closes after the command without sending anything, and
+  // drops what the command still writes. Commands whose reply can grow without bound (KEYS, a
+  // huge random count) stop once it is set, as Redis's do.
+  bool close_asap = false;
+  // Where in the pending output the part client-output-buffer-limit counts in full begins
+  // (SIZE_MAX: none). Redis counts a client's pending output beyond its fixed 16 KB reply buffer,
+  // except that a reply built after a deferred length (KEYS, SMEMBERS) goes to its reply list
+  // whole: CommandContext::ReplyLengthDeferred sets this to where such a reply starts.
+  size_t output_counted_from = SIZE_MAX;
   // When the connection was accepted, for CLIENT LIST's age.
   int64_t created_ms = 0;
   // The last command looked up for this client (CLIENT LIST's cmd), null when it was unknown.

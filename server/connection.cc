@@ -112,9 +112,9 @@ ClientInfo Connection::Describe() const {
   info.qbuf_free = in_.capacity() - in_.size();
   info.rbs = out_.capacity();
   // As Redis's fixed 16 KB reply buffer and its reply list: what the output limits count.
-  info.obl = std::min(out_.size(), kUncountedOutput);
+  info.obl = std::min(out_.size(), UncountedOutput());
   info.omem = out_.size() - info.obl;
-  info.oll = (info.omem + kUncountedOutput - 1) / kUncountedOutput;
+  info.oll = (info.omem + kUncountedOutput - 1) / kUncountedOutput;  // in 16 KB blocks
   info.tot_mem = sizeof(Connection) + in_.capacity() + out_.capacity() + state_.name.capacity();
   info.writing = !out_.empty();
   return info;
@@ -206,7 +206,7 @@ void Connection::ReleaseIdleBuffers(int64_t now_ms) {
 }
 
 void Connection::SendMonitorLine(std::string_view line) {
-  if (closed_ || close_asap_) return;
+  if (closed_ || state_.close_asap) return;
   out_.Append(line);
   // Like any client (Redis's asyncCloseClientOnOutputBufferLimitReached), a monitor that does
   // not keep up is closed once its pending output passes the limit.
@@ -222,7 +222,7 @@ void Connection::SendMonitorLine(std::string_view line) {
 }
 
 void Connection::Push(std::string_view frame) {
-  if (closed_ || close_asap_) return;
+  if (closed_ || state_.close_asap) return;
   out_.Append(frame);
   // Its own command's pushes (a message it published to itself) go out with its replies, and
   // ProcessInput checks the limit after the command.
@@ -238,7 +238,7 @@ void Connection::Push(std::string_view frame) {
 
 void Connection::FlushPushed() {
   flush_scheduled_ = false;
-  if (closed_ || close_asap_ || out_.empty()) return;
+  if (closed_ || state_.close_asap || out_.empty()) return;
   if (!WriteOutput()) {
     Close();
     return;
@@ -285,7 +285,7 @@ asio::awaitable<void> Connection::Serve() {
       if (input_left && !state_.blocked && !state_.close_after_reply &&
           out_.size() < kMaxPendingOutput) {
         input_left = ProcessInput();
-        if (close_asap_) co_return;
+        if (state_.close_asap) co_return;
       }
       if (delay_ms_ > 0) {
         // An injected delay: this connection's replies wait on a timer; other clients go on.
@@ -416,14 +416,53 @@ Connection::ReadResult Connection::ReadInput() {
 
 bool Connection::ProcessInput() {
   processing_ = true;
+  WatchOutputLimit();
   const bool more = ProcessCommands();
+  out_.Unwatch();
   processing_ = false;
   return more;
+}
+
+void Connection::WatchOutputLimit(size_t incoming) {
+  const ClientClass cls = state_.pubsub_mode ? ClientClass::kPubSub : ClientClass::kNormal;
+  const OutputBufferLimit& limit =
+      server_->state_.config.client_output_buffer_limit[static_cast<size_t>(cls)];
+  // The next limit the output can reach: there WatchedSizeReached looks (a soft limit only starts
+  // its clock, and the hard one is watched next).
+  const size_t uncounted = UncountedOutput();
+  const size_t next = out_.size() + incoming;
+  size_t at = SIZE_MAX;
+  if (limit.soft != 0 && uncounted + limit.soft >= next) at = uncounted + limit.soft;
+  if (limit.hard != 0 && uncounted + limit.hard >= next) at = std::min(at, uncounted + limit.hard);
+  if (at == SIZE_MAX) {
+    out_.Unwatch();  // the check after the command decides
+  } else {
+    out_.Watch(at, this);
+  }
+}
+
+void Connection::WatchedSizeReached(IoBuffer& buffer, size_t incoming) {
+  if (state_.close_asap) {
+    // Closing: what the command still writes is dropped, a write at a time.
+    buffer.Clear();
+    return;
+  }
+  if (CloseIfOverOutputLimit(processing_now_ms_, /*from_cron=*/false, incoming)) {
+    buffer.Clear();
+    buffer.Watch(0, this);  // every later write comes here and is dropped
+    return;
+  }
+  WatchOutputLimit(incoming);
+}
+
+size_t Connection::UncountedOutput() const {
+  return std::min(kUncountedOutput, state_.output_counted_from);
 }
 
 bool Connection::ProcessCommands() {
   ServerState& st = server_->state_;
   const int64_t now_ms = st.clock->NowMs();
+  processing_now_ms_ = now_ms;
   // Stop after a batch of output, so that it is written before more is produced.
   const size_t stop_at = std::min(out_.size() + kOutputHighWater, kMaxPendingOutput);
   while (!in_.empty()) {
@@ -454,7 +493,7 @@ bool Connection::ProcessCommands() {
       // An HTTP request: someone is trying cross protocol scripting. Redis drops the client
       // without a reply.
       server_->WarnCrossProtocol();
-      close_asap_ = true;
+      state_.close_asap = true;
       return false;
     }
     writer_.set_protocol(state_.protocol);
@@ -470,12 +509,14 @@ bool Connection::ProcessCommands() {
     // Blocked on keys (the controller keeps a copy of the command): no more commands run.
     if (state_.blocked) return !in_.empty();
     UpdateParserLimits();
-    if (closed_) return false;
+    if (closed_ || state_.close_asap) return false;
     // The limits count nothing up to kUncountedOutput: the usual case skips the check.
-    if (out_.size() <= kUncountedOutput) {
+    if (out_.size() <= kUncountedOutput && state_.output_counted_from == SIZE_MAX) {
       soft_limit_since_s_ = 0;
-    } else if (CloseIfOverOutputLimit(now_ms, /*from_cron=*/false)) {
-      return false;
+    } else {
+      // A deferred-length reply that left nothing (dropped, or empty) counts no more.
+      if (state_.output_counted_from >= out_.size()) state_.output_counted_from = SIZE_MAX;
+      if (CloseIfOverOutputLimit(now_ms, /*from_cron=*/false)) return false;
     }
     if (state_.close_after_reply) return false;
     // After an injected delay, later commands wait too, so replies keep their order.
@@ -511,8 +552,8 @@ void Connection::UpdateParserLimits() {
                          : &server_->parser_limits_);
 }
 
-bool Connection::CloseIfOverOutputLimit(int64_t now_ms, bool from_cron) {
-  if (closed_ || close_asap_ || !OverOutputLimit(now_ms)) return false;
+bool Connection::CloseIfOverOutputLimit(int64_t now_ms, bool from_cron, size_t incoming) {
+  if (closed_ || state_.close_asap || !OverOutputLimit(now_ms, incoming)) return false;
   if (server_->log_) {
     std::string client;
     AppendClientInfo(client, Describe(), state_, {}, now_ms);
@@ -527,17 +568,19 @@ bool Connection::CloseIfOverOutputLimit(int64_t now_ms, bool from_cron) {
   if (from_cron) {
     Close();
   } else {
-    close_asap_ = true;  // the loop ends after the command, dropping the replies
+    state_.close_asap = true;  // the loop ends after the command, dropping the replies
   }
   return true;
 }
 
-bool Connection::OverOutputLimit(int64_t now_ms) {
+bool Connection::OverOutputLimit(int64_t now_ms, size_t incoming) {
   // Redis's getClientType: a client in pub/sub mode is limited as the pubsub class.
   const ClientClass cls = state_.pubsub_mode ? ClientClass::kPubSub : ClientClass::kNormal;
   const OutputBufferLimit& limit =
       server_->state_.config.client_output_buffer_limit[static_cast<size_t>(cls)];
-  const uint64_t used = out_.size() > kUncountedOutput ? out_.size() - kUncountedOutput : 0;
+  const size_t pending = out_.size() + incoming;
+  const size_t uncounted = UncountedOutput();
+  const uint64_t used = pending > uncounted ? pending - uncounted : 0;
   if (limit.hard != 0 && used >= limit.hard) return true;
   if (limit.soft == 0 || used < limit.soft) {
     soft_limit_since_s_ = 0;
@@ -567,6 +610,14 @@ bool Connection::WriteOutput() {
     // Less than asked: the socket is full, and the watch reports when it takes more.
     if (static_cast<size_t>(n) < out_.size()) writable_ = false;
     out_.Consume(n);
+    if (state_.output_counted_from != SIZE_MAX) {
+      // Written from the front: a deferred-length reply's start moves up, and is gone once all is
+      // written.
+      const size_t from = state_.output_counted_from;
+      state_.output_counted_from = out_.empty()                    ? SIZE_MAX
+                                   : from > static_cast<size_t>(n) ? from - n
+                                                                   : 0;
+    }
     ++st.stats.total_writes_processed;
     st.stats.total_net_output_bytes += n;
     // As in Redis's writeToClient, output counts as interaction: a client slowly reading a large

@@ -34,7 +34,8 @@ class Connection : public std::enable_shared_from_this<Connection>,
                    public MonitorSink,
                    public BlockedClientSink,
                    public PushSink,
-                   public SocketReadyListener {
+                   public SocketReadyListener,
+                   public IoBufferWatcher {
  public:
   // Takes ownership of the connected socket `fd`.
   Connection(Server* server, int fd, uint64_t id);
@@ -80,8 +81,9 @@ class Connection : public std::enable_shared_from_this<Connection>,
   bool held() const { return held_; }
   // Redis's closeClientOnOutputBufferLimitReached: when the pending replies are over the
   // client-output-buffer-limit, logs it and closes the connection (at once from the server's
-  // cron, after the running command otherwise). True when it did.
-  bool CloseIfOverOutputLimit(int64_t now_ms, bool from_cron);
+  // cron, after the running command otherwise). `incoming`: bytes about to be added. True when
+  // it did.
+  bool CloseIfOverOutputLimit(int64_t now_ms, bool from_cron, size_t incoming = 0);
 
  private:
   // Returns when the connection should close.
@@ -111,9 +113,16 @@ class Connection : public std::enable_shared_from_this<Connection>,
   bool TakeFault(std::string_view name);
   // Writes as much pending output as the socket takes without blocking; false on an error.
   bool WriteOutput();
-  // Redis's checkClientOutputBufferLimits for a normal client: true when the pending replies
-  // reached the hard limit, or stayed at the soft limit for longer than its seconds.
-  bool OverOutputLimit(int64_t now_ms);
+  // Redis's checkClientOutputBufferLimits: true when the pending replies, with `incoming` more
+  // bytes, reached the hard limit, or stayed at the soft limit for longer than its seconds.
+  bool OverOutputLimit(int64_t now_ms, size_t incoming = 0);
+  // The front of the pending output the limits do not count (Redis's fixed reply buffer).
+  size_t UncountedOutput() const;
+  // While the client's own commands run, the output is watched at the size where a limit would
+  // be reached, so that a reply is stopped as it passes the limit, as Redis checks on each block
+  // added to its reply list, and not once it is complete in memory.
+  void WatchOutputLimit(size_t incoming = 0);
+  void WatchedSizeReached(IoBuffer& buffer, size_t incoming) override;
   // Points the parser at the limits for this client's authentication state.
   void UpdateParserLimits();
 
@@ -160,10 +169,9 @@ class Connection : public std::enable_shared_from_this<Connection>,
   // frees it once it is empty. input_peak_ is those needs since the cron's last look.
   bool shrink_input_ = false;
   size_t input_peak_ = 0;
-  // Close at once, dropping pending replies (Redis's CLIENT_CLOSE_ASAP).
-  bool close_asap_ = false;
   // Running its own commands (ProcessInput): frames pushed meanwhile go out with its replies.
   bool processing_ = false;
+  int64_t processing_now_ms_ = 0;  // the time those commands run at
   // In the server's list of connections to write at the end of the loop turn.
   bool flush_scheduled_ = false;
   // When the pending replies reached the soft output limit (seconds), 0 while below it.

@@ -69,8 +69,14 @@ void Keys(CommandContext& ctx) {
     if (at != kNoExpiry && at < ctx.now_ms) return;
     found.push_back(key);
   });
+  // As Redis's (after a deferred length), the whole reply counts against the output limit, and
+  // the command stops once that closes the client.
+  ctx.ReplyLengthDeferred();
   ctx.reply.ArrayHeader(found.size());
-  for (std::string_view key : found) ctx.reply.Bulk(key);
+  for (std::string_view key : found) {
+    if (ctx.conn.close_asap) break;
+    ctx.reply.Bulk(key);
+  }
 }
 
 // SCAN cursor [MATCH pattern] [COUNT count] [TYPE type], as Redis's scanGenericCommand (the

@@ -31,6 +31,7 @@ class ReplyBudget {
   // Called after each element: false once the reply is over the bound (the client is then
   // closed after this command, and the caller stops).
   bool Continue() {
+    if (ctx_.conn.close_asap) return false;  // the connection's own watch closed the client
     if ((++elements_ & 1023) != 0) return true;
     if (ctx_.reply.buffer()->size() < limit_) return true;
     ctx_.conn.close_after_reply = true;

@@ -456,6 +456,9 @@ void Intersect(CommandContext& ctx, std::span<const std::string_view> keys, Inte
         return ctx.reply.SetHeader(0);
     }
   }
+  // Redis replies to SINTER (and SMEMBERS) after a deferred length: the output limit counts all of
+  // it.
+  if (mode == InterMode::kReply) ctx.ReplyLengthDeferred();
   if (sets.size() == 1 && mode == InterMode::kReply) {
     ctx.reply.SetHeader(sets[0]->size());
     sets[0]->ForEach([&](std::string_view m) { ctx.reply.Bulk(m); });
@@ -520,6 +523,7 @@ void SMembers(CommandContext& ctx) {
   Set* set;
   if (!ReadAggregate<Set>(ctx, ctx.args[1], &set)) return;
   if (set == nullptr) return ctx.reply.SetHeader(0);
+  ctx.ReplyLengthDeferred();  // Redis's SMEMBERS is SINTER of one key
   ctx.reply.SetHeader(set->size());
   set->ForEach([&](std::string_view m) { ctx.reply.Bulk(m); });
 }

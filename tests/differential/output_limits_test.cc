@@ -6,7 +6,9 @@
 // tracking clients do not make eviction go on until the database is empty.
 
 #include <chrono>
+#include <fstream>
 #include <memory>
+#include <optional>
 #include <regex>
 #include <string>
 #include <thread>
@@ -82,6 +84,113 @@ TEST_P(OutputLimits, HugeRandomCountStopsAtTheLimitWithoutReplying) {
     EXPECT_EQ(n, 0) << "not closed: " << command[0];
     EXPECT_EQ(victim->pending().size(), 0u) << command[0] << " sent part of its reply";
   }
+  EXPECT_EQ(c->Call({"PING"}), "+PONG\r\n");
+}
+
+// Sends `command` on a new connection and reads until the server closes it or 10 s pass with
+// nothing; returns what arrived, or "<not closed>" when the connection stayed open.
+std::string ReplyUntilClosed(int port, const std::vector<std::string>& command) {
+  auto c = RawConnection::Connect(port);
+  if (!c || !c->Send(EncodeCommand(command))) return "<no connection>";
+  long n = 0;
+  while ((n = c->ReadSome(10000)) > 0) {
+  }
+  return n == 0 ? c->TakePending() : "<not closed>";
+}
+
+// The server's peak resident memory (VmHWM), in kB.
+long PeakResidentKb(pid_t pid) {
+  std::ifstream status("/proc/" + std::to_string(pid) + "/status");
+  std::string line;
+  while (std::getline(status, line)) {
+    if (line.rfind("VmHWM:", 0) == 0) return std::stol(line.substr(6));
+  }
+  return -1;
+}
+
+TEST_P(OutputLimits, KeysStopsMidRunOverTheLimit) {
+  // Redis's unit/obuf-limits "Obuf limit, KEYS stopped mid-run": a KEYS reply of about 110 KB to
+  // a client limited to 100000 bytes. Redis counts all of it (it is built after a deferred
+  // length), so the client is closed without a reply.
+  auto server = GetParam()({});
+  ASSERT_TRUE(server);
+  auto c = RawConnection::Connect(server->port());
+  ASSERT_TRUE(c);
+  const std::string prefix = "long-key-name-prefix-of-100-chars" + std::string(67, '-');
+  std::vector<std::string> mset = {"MSET"};
+  for (int j = 0; j < 1000; ++j) {
+    mset.push_back(prefix + std::to_string(j));
+    mset.push_back("AAA");
+  }
+  ASSERT_EQ(c->Call(mset), "+OK\r\n");
+  ASSERT_EQ(c->Call({"CONFIG", "SET", "client-output-buffer-limit", "normal 100000 0 0"}),
+            "+OK\r\n");
+  EXPECT_EQ(ReplyUntilClosed(server->port(), {"KEYS", "*"}), "");
+  // The same reply fits a 150000-byte limit, and a soft limit only starts its clock.
+  for (const char* limit : {"normal 150000 0 0", "normal 0 100000 60"}) {
+    ASSERT_EQ(c->Call({"CONFIG", "SET", "client-output-buffer-limit", limit}), "+OK\r\n");
+    auto d = RawConnection::Connect(server->port());
+    ASSERT_TRUE(d);
+    ASSERT_TRUE(d->Send(EncodeCommand({"KEYS", "*"})));
+    const std::optional<std::string> reply = d->ReadReply();
+    ASSERT_TRUE(reply) << limit;
+    EXPECT_EQ(reply->substr(0, 7), "*1000\r\n") << limit;
+    EXPECT_GT(reply->size(), 100000u) << limit;
+    EXPECT_EQ(d->Call({"PING"}), "+PONG\r\n") << limit;
+  }
+  // SMEMBERS is built the same way in Redis: 1000 members of 110 bytes pass 100000 bytes.
+  std::vector<std::string> sadd = {"SADD", "myset"};
+  for (int j = 0; j < 1000; ++j) sadd.push_back(prefix + std::to_string(j));
+  ASSERT_EQ(c->Call(sadd), ":1000\r\n");
+  ASSERT_EQ(c->Call({"CONFIG", "SET", "client-output-buffer-limit", "normal 100000 0 0"}),
+            "+OK\r\n");
+  EXPECT_EQ(ReplyUntilClosed(server->port(), {"SMEMBERS", "myset"}), "");
+  EXPECT_EQ(c->Call({"PING"}), "+PONG\r\n");
+}
+
+TEST_P(OutputLimits, BigRepliesStopAtTheLimitWithoutBeingBuilt) {
+  // Replies of about 16 MB to a client limited to 1 MB: each client is closed without a byte of
+  // its reply, and the server never holds the whole reply (its peak resident memory does not
+  // grow by anything like one reply).
+  auto server = GetParam()({});
+  ASSERT_TRUE(server);
+  auto c = RawConnection::Connect(server->port());
+  ASSERT_TRUE(c);
+  constexpr int kElements = 80000;
+  constexpr int kBatch = 1000;
+  const std::string pad(180, 'v');
+  for (int from = 0; from < kElements; from += kBatch) {
+    std::vector<std::string> rpush = {"RPUSH", "mylist"}, hset = {"HSET", "myhash"},
+                             sadd = {"SADD", "myset"}, zadd = {"ZADD", "myzset"};
+    for (int j = from; j < from + kBatch; ++j) {
+      const std::string element = pad + std::to_string(j);
+      rpush.push_back(element);
+      hset.push_back(element);
+      hset.push_back("x");
+      sadd.push_back(element);
+      zadd.push_back(std::to_string(j));
+      zadd.push_back(element);
+    }
+    for (const auto* command : {&rpush, &hset, &sadd, &zadd}) {
+      const std::string reply = c->Call(*command);
+      ASSERT_EQ(reply[0], ':') << (*command)[0] << ": " << reply;
+    }
+  }
+  ASSERT_EQ(c->Call({"CONFIG", "SET", "client-output-buffer-limit", "normal 1000000 0 0"}),
+            "+OK\r\n");
+  const long peak_before = PeakResidentKb(server->pid());
+  ASSERT_GT(peak_before, 0);
+  for (const std::vector<std::string>& command :
+       std::vector<std::vector<std::string>>{{"LRANGE", "mylist", "0", "-1"},
+                                             {"HGETALL", "myhash"},
+                                             {"SMEMBERS", "myset"},
+                                             {"ZRANGE", "myzset", "0", "-1", "WITHSCORES"}}) {
+    EXPECT_EQ(ReplyUntilClosed(server->port(), command), "") << command[0];
+  }
+  const long peak_after = PeakResidentKb(server->pid());
+#ifndef KV_SANITIZED  // the sanitizers' allocator keeps freed memory in quarantine
+  EXPECT_LT(peak_after - peak_before, 8 * 1024) << "kB";
+#endif
   EXPECT_EQ(c->Call({"PING"}), "+PONG\r\n");
 }
 

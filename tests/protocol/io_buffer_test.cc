@@ -6,6 +6,7 @@
 #include <random>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace kv {
 namespace {
@@ -260,6 +261,159 @@ TEST(IoBufferTest, RandomOperationsMatchAModel) {
           break;
       }
       ASSERT_EQ(b.size(), model.size());
+      ASSERT_LE(b.size(), b.capacity());
+      ASSERT_TRUE(b.view() == model) << "seed " << seed << " step " << step;
+    }
+  }
+}
+
+// Records each call, and what the buffer held then; `clear` makes it empty the buffer.
+class RecordingWatcher : public IoBufferWatcher {
+ public:
+  void WatchedSizeReached(IoBuffer& buffer, size_t incoming) override {
+    calls.push_back({buffer.size(), incoming});
+    if (clear) buffer.Clear();
+    if (rewatch != 0) buffer.Watch(rewatch, this);
+  }
+  std::vector<std::pair<size_t, size_t>> calls;
+  bool clear = false;
+  size_t rewatch = 0;
+};
+
+TEST(IoBufferTest, WatchCallsOnceAWriteWouldPassTheWatchedSize) {
+  IoBuffer b(1 << 20);  // room enough: the watch, not growth, must make the call
+  RecordingWatcher w;
+  b.Watch(100, &w);
+  b.Append(std::string(60, 'a'));
+  b.Append(std::string(40, 'b'));  // exactly 100: not past it
+  EXPECT_TRUE(w.calls.empty());
+  b.Append('c');
+  ASSERT_EQ(w.calls.size(), 1u);
+  EXPECT_EQ(w.calls[0], std::make_pair(size_t{100}, size_t{1}));
+  // Left past the watch, every write calls again, and the writes still happen.
+  b.Append("de");
+  ASSERT_EQ(w.calls.size(), 2u);
+  EXPECT_EQ(w.calls[1], std::make_pair(size_t{101}, size_t{2}));
+  EXPECT_EQ(b.size(), 103u);
+  EXPECT_EQ(b.view().substr(99), "bcde");
+  b.Unwatch();
+  b.Append(std::string(1000, 'f'));
+  EXPECT_EQ(w.calls.size(), 2u);
+  EXPECT_EQ(b.size(), 1103u);
+}
+
+TEST(IoBufferTest, WatchCountsWhatIsPendingNotWhatWasEverWritten) {
+  IoBuffer b(4096);
+  RecordingWatcher w;
+  b.Watch(100, &w);
+  for (int i = 0; i < 50; ++i) {
+    b.Append(std::string(90, 'x'));
+    b.Consume(90);
+  }
+  b.Append(std::string(80, 'y'));
+  b.Consume(50);  // 30 pending, the front moved on
+  b.Append(std::string(70, 'z'));
+  EXPECT_TRUE(w.calls.empty());
+  b.Append('!');
+  ASSERT_EQ(w.calls.size(), 1u);
+  EXPECT_EQ(w.calls[0].first, 100u);
+  // Through a watch below what is already pending, a write calls at once.
+  b.Watch(10, &w);
+  b.Append('?');
+  EXPECT_EQ(w.calls.size(), 2u);
+}
+
+TEST(IoBufferTest, WatcherThatClearsKeepsTheBufferSmall) {
+  IoBuffer b;
+  RecordingWatcher w;
+  w.clear = true;
+  b.Watch(0, &w);  // every write: the previous one is dropped
+  for (int i = 0; i < 10000; ++i) b.Append(std::string(100, static_cast<char>('a' + i % 26)));
+  EXPECT_EQ(w.calls.size(), 10000u);
+  EXPECT_EQ(b.size(), 100u);
+  EXPECT_EQ(b.view(), std::string(100, static_cast<char>('a' + 9999 % 26)));
+  EXPECT_LE(b.capacity(), 1024u);
+}
+
+TEST(IoBufferTest, WatcherMayMoveTheWatchOn) {
+  IoBuffer b;
+  RecordingWatcher w;
+  w.rewatch = 0;
+  b.Watch(10, &w);
+  w.rewatch = 1000;
+  b.Append(std::string(11, 'a'));
+  ASSERT_EQ(w.calls.size(), 1u);
+  b.Append(std::string(989, 'b'));
+  EXPECT_EQ(w.calls.size(), 1u);
+  b.Append('c');
+  EXPECT_EQ(w.calls.size(), 2u);
+  EXPECT_EQ(b.size(), 1001u);
+}
+
+TEST(IoBufferTest, RecheckWatchCallsTheWatcherWithNothingIncoming) {
+  IoBuffer b;
+  b.RecheckWatch();  // no watcher: nothing
+  RecordingWatcher w;
+  b.Append("abc");
+  b.Watch(1000, &w);
+  b.RecheckWatch();
+  ASSERT_EQ(w.calls.size(), 1u);
+  EXPECT_EQ(w.calls[0], std::make_pair(size_t{3}, size_t{0}));
+}
+
+TEST(IoBufferTest, TruncatePastTheEndKeepsEverything) {
+  IoBuffer b;
+  b.Append("hello");
+  b.Truncate(10);
+  EXPECT_EQ(b.view(), "hello");
+  b.Truncate(2);
+  EXPECT_EQ(b.view(), "he");
+  b.Append("y");
+  EXPECT_EQ(b.view(), "hey");
+}
+
+TEST(IoBufferTest, WatchedBufferMatchesAModelUnderRandomOperations) {
+  // Writes through a watch that moves about, with consumes, truncates and shrinks: the bytes are
+  // those of a plain string, and the watcher is called exactly for the writes that pass it.
+  for (uint32_t seed = 1; seed <= 20; ++seed) {
+    std::mt19937 rng(seed);
+    IoBuffer b;
+    RecordingWatcher w;
+    std::string model;
+    size_t watch = 500;
+    b.Watch(watch, &w);
+    size_t expected_calls = 0;
+    for (int step = 0; step < 3000; ++step) {
+      switch (rng() % 6) {
+        case 0:
+        case 1: {
+          const std::string s(rng() % 300, static_cast<char>('a' + step % 26));
+          if (!s.empty() && model.size() + s.size() > watch) ++expected_calls;
+          b.Append(s);
+          model += s;
+          break;
+        }
+        case 2: {
+          const size_t n = model.empty() ? 0 : rng() % (model.size() + 1);
+          b.Consume(n);
+          model.erase(0, n);
+          break;
+        }
+        case 3: {
+          const size_t n = rng() % 2000;
+          b.Truncate(n);
+          if (n < model.size()) model.resize(n);
+          break;
+        }
+        case 4:
+          watch = rng() % 3000;
+          b.Watch(watch, &w);
+          break;
+        default:
+          b.ShrinkIfEmpty(1024);
+          break;
+      }
+      ASSERT_EQ(w.calls.size(), expected_calls) << "seed " << seed << " step " << step;
       ASSERT_LE(b.size(), b.capacity());
       ASSERT_TRUE(b.view() == model) << "seed " << seed << " step " << step;
     }
