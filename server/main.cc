@@ -209,22 +209,37 @@ int main(int argc, char** argv) {
   };
   // A signal saves the final snapshot as shutdown-on-sigint/-sigterm say (by default when save
   // points are set); when that save fails without "force", the server keeps running, as Redis.
+  // The final save and stop a signal asks for; false (and the server runs on) when the save
+  // failed without "force".
+  auto shutdown_for_signal = [&](int signo) {
+    kv::ServerState& state = server.state();
+    const int flags =
+        signo == SIGINT ? state.config.shutdown_on_sigint : state.config.shutdown_on_sigterm;
+    if (!kv::FinalSave(state, flags & kv::kShutdownSave, flags & kv::kShutdownNoSave,
+                       flags & kv::kShutdownForce)) {
+      return false;
+    }
+    shutdown();
+    return true;
+  };
   std::function<void()> wait_for_signal = [&] {
     signals.async_wait([&](const boost::system::error_code& ec, int signo) {
       if (ec) return;
       plog.FromSignalHandler(signo == SIGINT ? "Received SIGINT scheduling shutdown..."
                                              : "Received SIGTERM scheduling shutdown...");
       kv::ServerState& state = server.state();
-      const int flags =
-          signo == SIGINT ? state.config.shutdown_on_sigint : state.config.shutdown_on_sigterm;
-      if (!kv::FinalSave(state, flags & kv::kShutdownSave, flags & kv::kShutdownNoSave,
-                         flags & kv::kShutdownForce)) {
+      // Redis's cron shuts down after a signal; kvserver's at once, as if the cron came now,
+      // unless DEBUG PAUSE-CRON holds the cron: the shutdown then waits for it (SHUTDOWN ABORT
+      // may cancel it meanwhile).
+      if (state.pause_cron) {
+        state.shutdown_signal = signo;
         wait_for_signal();
         return;
       }
-      shutdown();
+      if (!shutdown_for_signal(signo)) wait_for_signal();
     });
   };
+  server.state().run_signal_shutdown = [&](int signo) { shutdown_for_signal(signo); };
   // A shutdown during the load (a signal, SHUTDOWN) already stopped the server: Run() only lets
   // it finish.
   if (!server.stopping()) wait_for_signal();

@@ -21,6 +21,7 @@
 #include <cstring>
 #include <filesystem>
 #include <random>
+#include <utility>
 
 #include "server/connection.h"
 #include "server/info.h"
@@ -511,10 +512,17 @@ asio::awaitable<void> Server::Cron() {
     boost::system::error_code ec;
     co_await cron_timer_.async_wait(asio::redirect_error(asio::use_awaitable, ec));
     if (stopping_) break;
+    // DEBUG PAUSE-CRON: nothing at all, as Redis's serverCron.
+    if (state_.pause_cron) continue;
     // While a busy script serves clients from inside its run, the data must not change under it;
     // nor while the data is loaded (Redis serves only clients then, not its cron).
     if (state_.scripting && state_.scripting->running != nullptr) continue;
     if (state_.persistence.loading) continue;
+    // A shutdown signal that came while the cron was paused (Redis's shutdown_asap).
+    if (state_.shutdown_signal != 0 && state_.run_signal_shutdown) {
+      state_.run_signal_shutdown(std::exchange(state_.shutdown_signal, 0));
+      continue;  // stopping (or the save failed): nothing more this round
+    }
     const int64_t now_ms = state_.clock->NowMs();
     // Active expiry gets a quarter of each period, as Redis's ACTIVE_EXPIRE_CYCLE_SLOW_TIME_PERC.
     // Like Redis, it waits while clients are paused: a pause freezes the dataset.

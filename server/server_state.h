@@ -127,6 +127,14 @@ struct ServerState {
   bool loading = false;
   // DEBUG SET-ACTIVE-EXPIRE: whether the cron runs active expiry (lazy expiry always runs).
   bool active_expire_enabled = true;
+  // DEBUG PAUSE-CRON: the server's cron does nothing while set (Redis's server.pause_cron). A
+  // shutdown signal then waits for the cron (Redis's shutdown_asap, which SHUTDOWN ABORT
+  // cancels): shutdown_signal is the signal, run_signal_shutdown what the cron calls for it.
+  bool pause_cron = false;
+  int shutdown_signal = 0;
+  std::function<void(int signo)> run_signal_shutdown;
+  // DEBUG SET-DISABLE-DENY-SCRIPTS: scripts may call commands flagged noscript.
+  bool script_disable_deny_script = false;
   // DEBUG QUICKLIST-PACKED-THRESHOLD: list elements of this many bytes or more get a quicklist
   // node of their own (a global in Redis, applied to every list's next change).
   size_t list_packed_threshold = size_t{1} << 30;

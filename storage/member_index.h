@@ -6,6 +6,7 @@
 
 #include "absl/functional/function_ref.h"
 #include "storage/scored_member.h"
+#include "storage/table_stats.h"
 
 namespace kv {
 
@@ -64,6 +65,9 @@ class MemberIndex {
   void ForEach(absl::FunctionRef<void(ScoredMember*)> fn) const;
   // Checks the layout (distances, Robin Hood order, count, load); for tests.
   bool Check() const;
+
+  // The table's shape (DEBUG HTSTATS-KEY): a chain is the run of members sharing a home slot.
+  TableStats Stats() const;
 
  private:
   static constexpr int kTagShift = 48;

@@ -7,6 +7,7 @@
 
 #include "absl/functional/function_ref.h"
 #include "storage/packed_string.h"
+#include "storage/table_stats.h"
 
 namespace kv {
 
@@ -81,6 +82,8 @@ class StringHashSet {
   bool Valid() const;
   // Members that own a heap block (longer than PackedString's inline capacity).
   size_t HeapMembers() const;
+  // The table's shape (DEBUG HTSTATS-KEY): a chain is the run of members sharing a home slot.
+  TableStats Stats() const;
 
   // Iteration in slot order: for (std::string_view m : set).
   class Iterator {

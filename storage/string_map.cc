@@ -438,4 +438,18 @@ size_t StringMap::AllocatedBytes(size_t samples) const {
   return bytes + node_bytes * size() / measured;
 }
 
+TableStats StringMap::Stats(int table) const {
+  const Table& t = tables_[table];
+  TableStats stats;
+  stats.table_size = t.size();
+  stats.elements = t.used;
+  for (size_t b = 0; b < t.size(); ++b) {
+    size_t chain = 0;
+    for (const Node* n = t.buckets[b]; n != nullptr; n = Next(n)) ++chain;
+    stats.AddChain(chain);
+  }
+  stats.Finish();
+  return stats;
+}
+
 }  // namespace kv

@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "absl/functional/function_ref.h"
+#include "storage/table_stats.h"
 
 namespace kv {
 
@@ -90,6 +91,8 @@ class StringMap {
   // For tests: the buckets of the main table and whether a rehash is under way.
   size_t bucket_count() const { return tables_[0].size() + tables_[1].size(); }
   bool rehashing() const { return rehash_index_ >= 0; }
+  // The shape of table 0 (the main one) or 1 (the rehash target), as Redis's dictGetStats.
+  TableStats Stats(int table) const;
 
  private:
   using Node = char;  // see the class comment for the layout

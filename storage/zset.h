@@ -93,6 +93,8 @@ class ZSet final : public Aggregate {
   bool ReleaseSome(size_t budget) override;
 
   bool is_listpack() const { return big_ == nullptr; }
+  // The big form's member index (null for a listpack): DEBUG HTSTATS-KEY reads its shape.
+  const MemberIndex* index() const { return big_ == nullptr ? nullptr : &big_->index; }
   // The listpack form's block (RDB length, tests).
   const ListPack& listpack() const { return lp_; }
 

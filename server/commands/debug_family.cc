@@ -1,6 +1,6 @@
 // DEBUG: the subcommands Redis's test suite and tools use that kvserver can honour (HELP, DIGEST,
-// DIGEST-VALUE, LOG, OBJECT, POPULATE, PROTOCOL, SLEEP, SET-ACTIVE-EXPIRE,
-// QUICKLIST-PACKED-THRESHOLD). Every other
+// DIGEST-VALUE, LOG, HTSTATS-KEY, OBJECT, POPULATE, PROTOCOL, SLEEP, SET-ACTIVE-EXPIRE,
+// SET-DISABLE-DENY-SCRIPTS, PAUSE-CRON, QUICKLIST-PACKED-THRESHOLD, ...). Every other
 // subcommand gets Redis's unknown-subcommand error. As in Redis 7, DEBUG is refused unless
 // enable-debug-command allows the client.
 
@@ -30,6 +30,10 @@
 #include "server/rdb_length.h"
 #include "server/scripting/scripting.h"
 #include "server/strings.h"
+#include "storage/hash.h"
+#include "storage/set.h"
+#include "storage/table_stats.h"
+#include "storage/zset.h"
 
 namespace kv {
 namespace {
@@ -50,9 +54,12 @@ double StrToD(std::string_view arg) {
 // encoding are what OBJECT reports; lru is Redis's 24-bit field as stored (the LRU clock, or under
 // an LFU policy minutes and counter), and lru_seconds_idle is read from it whatever the policy, as
 // Redis does.
+//
+// As Redis (dictFind), the table is read as it is: a key past its TTL that nothing deleted yet is
+// still shown (unit/scripting "Script delete the expired key" relies on it).
 void DebugObject(CommandContext& ctx) {
   Db& db = ctx.db();
-  const Value* v = db.Peek(ctx.args[2], ctx.now_ms);
+  const Value* v = db.Peek(ctx.args[2], /*now_ms=*/0);
   if (v == nullptr) return ctx.reply.Error(errors::kNoSuchKey);
   ctx.reply.SimpleString(fmt::format(
       "Value at:{} refcount:{} encoding:{} serializedlength:{} lru:{} lru_seconds_idle:{}{}",
@@ -178,6 +185,63 @@ void DebugReload(CommandContext& ctx) {
   ctx.reply.Ok();
 }
 
+// One table's shape in the text of Redis's _dictGetStatsHt (table 0 is the main table, 1 the
+// rehash target).
+std::string FormatTableStats(const TableStats& s, int table) {
+  const char* role = table == 0 ? "main hash table" : "rehashing target";
+  if (s.elements == 0) {
+    return fmt::format("Hash table {} stats ({}):\nNo stats available for empty dictionaries\n",
+                       table, role);
+  }
+  std::string text = fmt::format(
+      "Hash table {} stats ({}):\n table size: {}\n number of elements: {}\n different slots: {}\n"
+      " max chain length: {}\n avg chain length (counted): {:.2f}\n avg chain length (computed): "
+      "{:.2f}\n Chain length distribution:\n",
+      table, role, s.table_size, s.elements, s.used_buckets, s.max_chain,
+      static_cast<float>(s.total_chain) / static_cast<float>(s.used_buckets),
+      static_cast<float>(s.elements) / static_cast<float>(s.used_buckets));
+  // As Redis, the last entry (chains of 49 or more) is not printed.
+  for (size_t n = 0; n + 1 < TableStats::kChainLengths; ++n) {
+    if (s.chains[n] == 0) continue;
+    fmt::format_to(std::back_inserter(text), "   {}: {} ({:.2f}%)\n", n, s.chains[n],
+                   static_cast<float>(s.chains[n]) / static_cast<float>(s.table_size) * 100);
+  }
+  return text;
+}
+
+// DEBUG HTSTATS-KEY key: Redis's dictGetStats of the hash table behind a set, hash or sorted set
+// in its hash table encoding. kvserver's tables are its own (storage/string_hash_set.h,
+// string_map.h, member_index.h): the figures are theirs, in Redis's words; for the open-addressing
+// ones a slot's chain is the members whose home it is.
+void DebugHtStatsKey(CommandContext& ctx) {
+  const Value* v = ctx.db().Peek(ctx.args[2], ctx.now_ms);
+  if (v == nullptr) return ctx.reply.Error(errors::kNoSuchKey);
+  std::string text;
+  if (v->type() == ValueType::kSet) {
+    const Set& set = v->As<Set>();
+    if (set.is_table()) text = FormatTableStats(set.table()->Stats(), 0);
+  } else if (v->type() == ValueType::kHash) {
+    if (const StringMap* map = v->As<Hash>().map()) {
+      text = FormatTableStats(map->Stats(0), 0);
+      if (map->rehashing()) text += FormatTableStats(map->Stats(1), 1);
+    }
+  } else if (v->type() == ValueType::kZSet) {
+    if (const MemberIndex* index = v->As<ZSet>().index())
+      text = FormatTableStats(index->Stats(), 0);
+  }
+  if (text.empty()) {
+    return ctx.reply.Error(
+        "The value stored at the specified key is not represented using an hash table");
+  }
+  ctx.reply.Verbatim(text);
+}
+
+// Redis's atoi of a DEBUG argument: a leading number, 0 when there is none.
+int AtoI(std::string_view arg) {
+  const std::string value(arg.substr(0, arg.find('\0')));
+  return std::atoi(value.c_str());
+}
+
 void Debug(CommandContext& ctx) {
   if (!DebugAllowed(ctx)) {
     return ctx.reply.Error(
@@ -196,6 +260,8 @@ void Debug(CommandContext& ctx) {
          "    Output a hex signature of the values of all the specified keys.",
          "LOG <message>",
          "    Write <message> to the server log.",
+         "HTSTATS-KEY <key>",
+         "    Like HTSTATS but for the hash table stored at <key>'s value.",
          "OBJECT <key>",
          "    Show low level info about `key` and associated value.",
          "POPULATE <count> [<prefix>] [<size>]",
@@ -228,7 +294,9 @@ void Debug(CommandContext& ctx) {
          "    Sets the threshold for elements to be inserted as plain vs packed nodes",
          "    Default value is 1GB, allows values up to 4GB. Setting to 0 restores to default.",
          "SLEEP <seconds>",
-         "    Stop the server for <seconds>. Decimals allowed."});
+         "    Stop the server for <seconds>. Decimals allowed.",
+         "PAUSE-CRON <0|1>",
+         "    Stop periodic cron job processing."});
   }
   if (argc == 3 && OptionIs(sub, "log")) {
     const std::string_view msg = ctx.args[2];
@@ -289,11 +357,18 @@ void Debug(CommandContext& ctx) {
     return ctx.reply.Ok();
   }
   if (argc == 3 && OptionIs(sub, "set-active-expire")) {
-    // Redis's atoi: a leading number, 0 when there is none.
-    const std::string value(ctx.args[2].substr(0, ctx.args[2].find('\0')));
-    ctx.server.active_expire_enabled = std::atoi(value.c_str()) != 0;
+    ctx.server.active_expire_enabled = AtoI(ctx.args[2]) != 0;
     return ctx.reply.Ok();
   }
+  if (argc == 3 && OptionIs(sub, "set-disable-deny-scripts")) {
+    ctx.server.script_disable_deny_script = AtoI(ctx.args[2]) != 0;
+    return ctx.reply.Ok();
+  }
+  if (argc == 3 && OptionIs(sub, "pause-cron")) {
+    ctx.server.pause_cron = AtoI(ctx.args[2]) != 0;
+    return ctx.reply.Ok();
+  }
+  if (argc == 3 && OptionIs(sub, "htstats-key")) return DebugHtStatsKey(ctx);
   ctx.reply.Error(SubcommandSyntaxError(sub, "debug"));
 }
 

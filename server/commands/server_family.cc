@@ -89,8 +89,14 @@ void Shutdown(CommandContext& ctx) {
   if ((abort && (save || nosave || other)) || (save && nosave)) {
     return ctx.reply.Error(errors::kSyntax);
   }
-  // A shutdown is never left pending: it happens as soon as this batch is written.
-  if (abort) return ctx.reply.Error("No shutdown in progress.");
+  // A shutdown is left pending only by a signal while DEBUG PAUSE-CRON holds the cron (Redis's
+  // shutdown_asap, which its cron acts on): ABORT cancels it, as Redis's abortShutdown.
+  if (abort) {
+    if (ctx.server.shutdown_signal == 0) return ctx.reply.Error("No shutdown in progress.");
+    ctx.server.shutdown_signal = 0;
+    spdlog::warn("Shutdown manually aborted.");
+    return ctx.reply.Ok();
+  }
   // Redis's prepareForShutdown: a BGSAVE child goes; the final snapshot is saved when save points
   // are set (unless NOSAVE) or SAVE asks for it, and a failed save stops the shutdown unless FORCE.
   if (!FinalSave(ctx.server, save, nosave, force)) {

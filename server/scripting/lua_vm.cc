@@ -744,7 +744,9 @@ bool LuaVm::ExecuteCommand() {
   if (!ArityMatches(spec->arity, args.size())) {
     return reject("Wrong number of args calling Redis command from script");
   }
-  if (spec->flags & kCmdNoScript) return reject("This Redis command is not allowed from script");
+  if ((spec->flags & kCmdNoScript) && !server.script_disable_deny_script) {
+    return reject("This Redis command is not allowed from script");
+  }
   const bool write = (spec->flags & kCmdWrite) != 0;
   // A may-replicate command (PUBLISH, PFCOUNT) counts as a write here, as in Redis, which lets
   // read-only scripts run during CLIENT PAUSE WRITE.

@@ -2,12 +2,15 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
 #include <map>
 #include <random>
 #include <set>
 #include <string>
 #include <vector>
 
+#include "storage/table_stats.h"
 namespace kv {
 namespace {
 
@@ -160,6 +163,37 @@ TEST_F(MemberIndexTest, ScanReturnsEveryStableMember) {
     ASSERT_TRUE(index.Check());
     index.Clear();
   }
+}
+
+TEST_F(MemberIndexTest, StatsCountMembersPerHomeSlot) {
+  MemberIndex index;
+  EXPECT_EQ(index.Stats().used_buckets, 0u);
+  std::vector<std::string> names;
+  for (int i = 0; i < 3000; ++i) {
+    names.push_back("member-" + std::to_string(i));
+    index.Insert(Make(names.back(), i));
+  }
+  // Homes computed from the hash (scaled to the capacity), independently of the layout.
+  const size_t capacity = index.capacity();
+  std::map<size_t, size_t> per_home;
+  for (const std::string& name : names) {
+    const uint64_t h = MemberIndex::Hash(name);
+    ++per_home[static_cast<size_t>((static_cast<unsigned __int128>(h) * capacity) >> 64)];
+  }
+  size_t max_chain = 0;
+  std::array<size_t, TableStats::kChainLengths> chains{};
+  for (const auto& [home, n] : per_home) {
+    ++chains[std::min(n, TableStats::kChainLengths - 1)];
+    max_chain = std::max(max_chain, n);
+  }
+  chains[0] = capacity - per_home.size();
+  const TableStats stats = index.Stats();
+  EXPECT_EQ(stats.table_size, capacity);
+  EXPECT_EQ(stats.elements, 3000u);
+  EXPECT_EQ(stats.used_buckets, per_home.size());
+  EXPECT_EQ(stats.max_chain, max_chain);
+  EXPECT_EQ(stats.total_chain, 3000u);
+  EXPECT_EQ(stats.chains, chains);
 }
 
 }  // namespace

@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
+#include <bit>
 #include <cstdint>
 #include <map>
 #include <random>
@@ -10,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "storage/table_stats.h"
 namespace kv {
 namespace {
 
@@ -286,6 +290,40 @@ TEST(StringHashSetTest, DestroyedHalfReleased) {
   EXPECT_GT(s.size(), 0u);
   EXPECT_LT(s.size(), 1000u);
   // The destructor frees the members left (a leak or a double free fails under ASan).
+}
+
+TEST(StringHashSetTest, StatsCountMembersPerHomeSlot) {
+  StringHashSet empty;
+  TableStats none = empty.Stats();
+  EXPECT_EQ(none.table_size, 0u);
+  EXPECT_EQ(none.used_buckets, 0u);
+  StringHashSet set;
+  std::vector<std::string> members;
+  for (int i = 0; i < 5000; ++i) members.push_back("m:" + std::to_string(i));
+  for (const std::string& m : members) ASSERT_TRUE(set.Insert(m));
+  for (int i = 0; i < 5000; i += 3) ASSERT_TRUE(set.Erase(members[i]));
+  // Homes computed from the hash (the top bits, for a power-of-two table), independently of the
+  // layout the stats walk.
+  const size_t capacity = set.capacity();
+  const int shift = 64 - std::countr_zero(capacity);
+  std::map<uint64_t, size_t> per_home;
+  for (int i = 0; i < 5000; ++i) {
+    if (i % 3 != 0) ++per_home[StringHashSet::Hash(members[i]) >> shift];
+  }
+  std::array<size_t, TableStats::kChainLengths> chains{};
+  size_t max_chain = 0;
+  for (const auto& [home, n] : per_home) {
+    ++chains[std::min(n, TableStats::kChainLengths - 1)];
+    max_chain = std::max(max_chain, n);
+  }
+  chains[0] = capacity - per_home.size();
+  const TableStats stats = set.Stats();
+  EXPECT_EQ(stats.table_size, capacity);
+  EXPECT_EQ(stats.elements, set.size());
+  EXPECT_EQ(stats.used_buckets, per_home.size());
+  EXPECT_EQ(stats.max_chain, max_chain);
+  EXPECT_EQ(stats.total_chain, set.size());
+  EXPECT_EQ(stats.chains, chains);
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "storage/table_stats.h"
 namespace kv {
 namespace {
 
@@ -317,6 +318,37 @@ TEST(StringMapTest, DestroyedHalfReleased) {
   EXPECT_FALSE(m.ReleaseSome(600));
   EXPECT_GT(m.size(), 0u);
   EXPECT_LT(m.size(), 1000u);
+}
+
+TEST(StringMapTest, StatsOfEachTableWhileRehashing) {
+  StringMap map;
+  EXPECT_EQ(map.Stats(0).table_size, 0u);
+  int i = 0;
+  // Grow until a rehash is under way: both tables then hold fields.
+  for (; i < 100000 && !(map.rehashing() && map.Stats(1).elements > 0 && map.Stats(0).elements > 0);
+       ++i) {
+    map.InsertNew("f:" + std::to_string(i), "v");
+  }
+  ASSERT_TRUE(map.rehashing());
+  size_t total = 0;
+  for (int t = 0; t < 2; ++t) {
+    const TableStats s = map.Stats(t);
+    size_t members = 0;
+    size_t buckets = 0;
+    for (size_t n = 0; n + 1 < TableStats::kChainLengths; ++n) {
+      members += n * s.chains[n];
+      buckets += s.chains[n];
+    }
+    buckets += s.chains.back();
+    EXPECT_EQ(buckets, s.table_size) << t;
+    EXPECT_EQ(members, s.elements) << t;  // no chain of 49 or more here
+    EXPECT_EQ(s.total_chain, s.elements) << t;
+    EXPECT_EQ(s.used_buckets, s.table_size - s.chains[0]) << t;
+    EXPECT_GE(s.max_chain, 1u) << t;
+    total += s.elements;
+  }
+  EXPECT_EQ(total, map.size());
+  EXPECT_GT(map.Stats(1).table_size, map.Stats(0).table_size);
 }
 
 }  // namespace

@@ -1,0 +1,36 @@
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+
+namespace kv {
+
+// The shape of one hash table, as Redis's dictGetStats reports a dict (DEBUG HTSTATS-KEY): its
+// buckets, how many hold members, and how long their chains are. For a chained table a bucket's
+// chain is its list of nodes; for an open-addressing table it is the run of members whose home is
+// that slot (they sit together in the probe sequence, and a lookup for any of them walks it).
+struct TableStats {
+  // Redis's DICT_STATS_VECTLEN: chains of this length or more are counted in the last entry.
+  static constexpr size_t kChainLengths = 50;
+
+  size_t table_size = 0;    // buckets (slots)
+  size_t elements = 0;      // members
+  size_t used_buckets = 0;  // buckets with a chain ("different slots")
+  size_t max_chain = 0;
+  size_t total_chain = 0;
+  // chains[n]: buckets whose chain has n members; chains[0] the empty ones.
+  std::array<size_t, kChainLengths> chains{};
+
+  void AddChain(size_t n) {
+    if (n == 0) return;
+    ++used_buckets;
+    ++chains[std::min(n, kChainLengths - 1)];
+    max_chain = std::max(max_chain, n);
+    total_chain += n;
+  }
+  // Once every chain is added: the rest of the buckets are empty.
+  void Finish() { chains[0] = table_size - used_buckets; }
+};
+
+}  // namespace kv
