@@ -8,7 +8,14 @@ lists, hashes, sets and sorted sets of 5 elements, sent with redis-cli --pipe):
   - BGSAVE time (from the command until INFO shows the save finished, polled every 5 ms);
   - start-up load time of that dump.rdb (the server's own "DB loaded from disk: X seconds" line);
   - SET throughput of `redis-benchmark -t set -c 50` with appendonly yes and appendfsync
-    everysec, then always (a fresh server each, in an empty directory).
+    everysec, then always (a fresh server each, in an empty directory);
+  - a BGSAVE under write load: with the dataset loaded and `redis-benchmark -t set -c 50 -r KEYS`
+    writing at full speed (random keys over the dataset's size, so the writes land on pages the
+    child shares), the server's memory before the BGSAVE and its peak while the child runs
+    (parent + child, their PSS from /proc/<pid>/smaps_rollup sampled every 20 ms: what the two
+    really hold, shared pages counted once; and the sum of their RSS, which counts shared pages
+    twice), and the SET throughput during the BGSAVE (commands processed from INFO, from the
+    BGSAVE to the child's end) next to the throughput just before it.
 Then a Markdown table of the medians and kvserver/redis ratios (time and size: lower is better;
 throughput: higher is better), also written to --out when given.
 
@@ -184,6 +191,85 @@ def measure_aof(binary, fsync, requests):
         shutil.rmtree(workdir, ignore_errors=True)
 
 
+def proc_memory_kb(pid):
+    """(PSS, RSS) of process `pid` in kB, (0, 0) once it is gone."""
+    pss = rss = 0
+    try:
+        with open(f"/proc/{pid}/smaps_rollup") as f:
+            for line in f:
+                if line.startswith("Pss:"):
+                    pss = int(line.split()[1])
+                elif line.startswith("Rss:"):
+                    rss = int(line.split()[1])
+    except OSError:
+        pass
+    return pss, rss
+
+
+def children_of(pid):
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as f:
+            return [int(c) for c in f.read().split()]
+    except OSError:
+        return []
+
+
+def commands_processed(server):
+    text = server.call("INFO", "stats").decode()
+    return int(re.search(r"^total_commands_processed:(\d+)", text, re.M).group(1))
+
+
+def measure_bgsave_under_load(binary, dataset, keys):
+    """Memory before and during a BGSAVE while redis-benchmark writes, and SET/s during it."""
+    workdir = tempfile.mkdtemp(prefix="kv-bench-bgsave-")
+    bench = None
+    try:
+        server = Server(binary, workdir)
+        load_dataset(server, dataset)
+        bench = subprocess.Popen(["redis-benchmark", "-p", str(server.port), "-t", "set", "-c",
+                                  "50", "-n", "1000000000", "-r", str(keys), "-q"],
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        time.sleep(1.0)  # the clients connected and writing
+        c0, t0 = commands_processed(server), time.perf_counter()
+        time.sleep(1.0)
+        c1, t1 = commands_processed(server), time.perf_counter()
+        before_sets = (c1 - c0 - 1) / (t1 - t0)
+        before_pss, before_rss = proc_memory_kb(server.proc.pid)
+        if server.call("BGSAVE") != b"+Background saving started\r\n":
+            raise RuntimeError(f"{binary}: BGSAVE did not start")
+        c0, t0 = commands_processed(server), time.perf_counter()
+        peak_pss = peak_rss = 0
+        polls = 1  # our own INFO commands, counted among the processed ones
+        while True:
+            pids = [server.proc.pid] + children_of(server.proc.pid)
+            readings = [proc_memory_kb(p) for p in pids]
+            peak_pss = max(peak_pss, sum(r[0] for r in readings))
+            peak_rss = max(peak_rss, sum(r[1] for r in readings))
+            polls += 1
+            if server.info("rdb_bgsave_in_progress") == "0":
+                break
+            time.sleep(0.02)
+        c1, t1 = commands_processed(server), time.perf_counter()
+        if server.info("rdb_last_bgsave_status") != "ok":
+            raise RuntimeError(f"{binary}: BGSAVE failed")
+        bench.terminate()
+        bench.wait()
+        bench = None
+        server.stop()
+        return {"BGSAVE under load: SET/s before": before_sets,
+                "BGSAVE under load: SET/s during": (c1 - c0 - polls) / (t1 - t0),
+                "BGSAVE under load: PSS before MB": before_pss / 1024,
+                "BGSAVE under load: peak PSS MB (parent+child)": peak_pss / 1024,
+                "BGSAVE under load: RSS before MB": before_rss / 1024,
+                "BGSAVE under load: peak RSS MB (parent+child)": peak_rss / 1024,
+                "BGSAVE under load: BGSAVE s": t1 - t0}
+    finally:
+        if bench is not None:
+            bench.kill()
+            bench.wait()
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--kvserver", default=os.path.join(ROOT, "build", "server", "kvserver"))
@@ -211,6 +297,10 @@ def main():
                 for metric, value in measure_snapshots(binaries[name], dataset,
                                                        opts.keys).items():
                     record(name, metric, value)
+            for name in SERVERS:
+                for metric, value in measure_bgsave_under_load(binaries[name], dataset,
+                                                               opts.keys).items():
+                    record(name, metric, value)
             for fsync in ("everysec", "always"):
                 for name in SERVERS:
                     record(name, f"SET/s appendfsync {fsync}",
@@ -224,7 +314,7 @@ def main():
     for metric in results["kvserver"]:
         kv = statistics.median(results["kvserver"][metric])
         redis = statistics.median(results["redis"][metric])
-        better = "higher" if metric.startswith("SET/s") else "lower"
+        better = "higher" if "SET/s" in metric else "lower"
         lines.append(f"| {metric} | {kv:,.3f} | {redis:,.3f} | {kv / redis:.2f} | {better} |")
     report = "\n".join(lines) + "\n"
     print(report)

@@ -128,7 +128,7 @@ Dispatcher::Verdict Dispatcher::Check(std::span<const std::string_view> args, Co
   uint32_t flags = spec->flags;
   if (spec->call_flags != nullptr &&
       (conn.multi || state_->config.maxmemory != 0 ||
-       state_->pause.type() != ClientPause::Type::kOff || WritesDeniedByBgsaveError(*state_))) {
+       state_->pause.type() != ClientPause::Type::kOff || WritesDeniedByDiskError(*state_))) {
     flags = spec->call_flags(*state_, args, flags);
   }
   *flags_out = flags;
@@ -163,12 +163,12 @@ Dispatcher::Verdict Dispatcher::Check(std::span<const std::string_view> args, Co
   }
   // Keeps the client-side caching table within tracking-table-max-keys.
   if (state_->tracking.clients() != 0) state_->tracking.LimitUsedSlots(*state_);
-  // Redis's writeCommandsDeniedByDiskError: while snapshots fail, writes are refused, and so is
-  // PING (what monitoring sends to learn the server is healthy). EXEC counts as a write when it
-  // would run one.
+  // Redis's writeCommandsDeniedByDiskError: while snapshots or AOF writes fail, writes are
+  // refused, and so is PING (what monitoring sends to learn the server is healthy). EXEC counts as
+  // a write when it would run one.
   const uint32_t write_flags = flags | (spec == exec_ && conn.multi ? conn.multi->flags : 0);
-  if (((write_flags & kCmdWrite) || spec == ping_) && WritesDeniedByBgsaveError(*state_)) {
-    Reject(spec, errors::kMisconfBgsave, args, conn, reply);
+  if (((write_flags & kCmdWrite) || spec == ping_) && WritesDeniedByDiskError(*state_)) {
+    Reject(spec, DiskErrorMessage(*state_), args, conn, reply);
     return Verdict::kRejected;
   }
   // A RESP2 client in pub/sub mode may only (un)subscribe, ping, quit and reset.

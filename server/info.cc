@@ -127,20 +127,31 @@ void MemorySection(ServerState& s, std::string& out) {
 }
 
 void PersistenceSection(ServerState& s, std::string& out) {
-  // Snapshots (SAVE, BGSAVE, the save points) and loading; no copy-on-write figures yet.
+  // Snapshots (SAVE, BGSAVE, the save points), the forked child's copy-on-write, and loading.
   const PersistenceStats& p = s.persistence;
+  const ChildInfo& child = p.child_info;
+  double fork_perc = 0;
+  if (child.keys_total() != 0) {
+    fork_perc =
+        static_cast<double>(child.keys_processed()) / static_cast<double>(child.keys_total()) * 100;
+  }
+  char fork_perc_text[32];
+  std::snprintf(fork_perc_text, sizeof fork_perc_text, "%.2f", fork_perc);
   absl::StrAppend(
-      &out, "# Persistence\r\n", "loading:", p.loading ? 1 : 0, "\r\n",
-      "async_loading:0\r\ncurrent_cow_peak:0\r\ncurrent_cow_size:0\r\n"
-      "current_cow_size_age:0\r\ncurrent_fork_perc:0.00\r\ncurrent_save_keys_processed:0\r\n"
-      "current_save_keys_total:0\r\n",
+      &out, "# Persistence\r\n", "loading:", p.loading ? 1 : 0, "\r\n", "async_loading:0\r\n",
+      "current_cow_peak:", child.current_cow_peak(), "\r\n",
+      "current_cow_size:", child.current_cow_size(), "\r\n",
+      "current_cow_size_age:", child.current_cow_size_age_s(), "\r\n",
+      "current_fork_perc:", fork_perc_text, "\r\n",
+      "current_save_keys_processed:", child.keys_processed(), "\r\n",
+      "current_save_keys_total:", child.keys_total(), "\r\n",
       "rdb_changes_since_last_save:", s.dirty, "\r\n",
       "rdb_bgsave_in_progress:", p.child_pid != -1 ? 1 : 0, "\r\n",
       "rdb_last_save_time:", LastSaveSeconds(s), "\r\n",
       "rdb_last_bgsave_status:", p.last_save_ok ? "ok" : "err", "\r\n",
       "rdb_last_bgsave_time_sec:", p.last_bgsave_time_sec, "\r\n", "rdb_current_bgsave_time_sec:",
       p.child_pid != -1 ? s.clock->NowMs() / 1000 - p.bgsave_start_s : -1, "\r\n",
-      "rdb_saves:", p.rdb_saves, "\r\n", "rdb_last_cow_size:0\r\n",
+      "rdb_saves:", p.rdb_saves, "\r\n", "rdb_last_cow_size:", child.rdb_last_cow_size(), "\r\n",
       "rdb_last_load_keys_expired:", p.last_load_keys_expired, "\r\n",
       "rdb_last_load_keys_loaded:", p.last_load_keys_loaded, "\r\n");
   if (s.aof) {

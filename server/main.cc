@@ -30,6 +30,7 @@
 #include "server/counting_malloc.h"
 #endif
 #include "server/server.h"
+#include "server/shutdown_signals.h"
 #include "server/version.h"
 
 namespace {
@@ -215,10 +216,14 @@ int main(int argc, char** argv) {
     kv::ServerState& state = server.state();
     const int flags =
         signo == SIGINT ? state.config.shutdown_on_sigint : state.config.shutdown_on_sigterm;
-    if (!kv::FinalSave(state, flags & kv::kShutdownSave, flags & kv::kShutdownNoSave,
-                       flags & kv::kShutdownForce)) {
-      return false;
+    bool saved;
+    {
+      // A second SIGINT during the save exits at once (Redis's "You insist...").
+      kv::InsistentShutdownGuard insist(state.config.logfile);
+      saved = kv::FinalSave(state, flags & kv::kShutdownSave, flags & kv::kShutdownNoSave,
+                            flags & kv::kShutdownForce);
     }
+    if (!saved) return false;
     shutdown();
     return true;
   };

@@ -310,6 +310,12 @@ void Debug(CommandContext& ctx) {
     return ctx.reply.Ok();
   }
   if (argc == 3 && OptionIs(sub, "object")) return DebugObject(ctx);
+  // A load serves the other clients from inside it, and DEBUG may run then: another load
+  // meanwhile would empty the data under the running one, so it waits for the end.
+  if (ctx.server.persistence.loading &&
+      (OptionIs(sub, "reload") || (argc == 2 && OptionIs(sub, "loadaof")))) {
+    return ctx.reply.Error(errors::kLoading);
+  }
   if (OptionIs(sub, "reload")) return DebugReload(ctx);
   if (argc == 2 && OptionIs(sub, "loadaof")) {
     if (!ctx.server.aof) ctx.server.aof = std::make_shared<AppendOnlyFile>(ctx.server);

@@ -60,8 +60,8 @@ bool PrepareRun(CommandContext& ctx, ScriptRun& run, uint32_t flags, bool ro) {
   if (!compat) {
     // A script that may write is a write command (Redis's evalGetCommandFlags): refused while
     // snapshots fail, with processCommand's error.
-    if (!(flags & kScriptNoWrites) && WritesDeniedByBgsaveError(ctx.server)) {
-      ctx.reply.Error(errors::kMisconfBgsave);
+    if (!(flags & kScriptNoWrites) && WritesDeniedByDiskError(ctx.server)) {
+      ctx.reply.Error(DiskErrorMessage(ctx.server));
       return false;
     }
     if (!(flags & kScriptNoWrites) && ro) {

@@ -18,6 +18,7 @@
 #include "server/allocator.h"
 #include "server/persistence/aof_loader.h"
 #include "server/persistence/aof_rewrite.h"
+#include "server/persistence/loading.h"
 #include "server/persistence/rdb_file.h"
 #include "server/persistence/snapshot.h"
 #include "server/scripting/scripting.h"
@@ -64,6 +65,22 @@ bool WriteAll(int fd, std::string_view data) {
     data.remove_prefix(static_cast<size_t>(n));
   }
   return true;
+}
+
+// Redis's aofWrite: what could be written of `data` (less on an error after a part), -1 when
+// nothing could.
+ssize_t AofWrite(int fd, std::string_view data) {
+  ssize_t total = 0;
+  while (!data.empty()) {
+    const ssize_t n = ::write(fd, data.data(), data.size());
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return total != 0 ? total : -1;
+    }
+    data.remove_prefix(static_cast<size_t>(n));
+    total += n;
+  }
+  return total;
 }
 
 int64_t NowSeconds() {
@@ -157,9 +174,13 @@ std::optional<std::string> AppendOnlyFile::PersistManifest(const AofManifest& am
 
 // ---- loading
 
-int AppendOnlyFile::LoadOne(const AofFileInfo& f) {
+int AppendOnlyFile::LoadOne(const AofFileInfo& f, const std::function<bool(size_t)>& progress) {
   AofLoadOptions options;
   options.truncated_ok = s_.config.aof_load_truncated;
+  options.key_delay_us = s_.config.key_load_delay;
+  options.progress = progress;
+  options.rdb_progress_interval_bytes =
+      static_cast<size_t>(s_.config.loading_process_events_interval_bytes);
   return static_cast<int>(LoadAppendOnlyFile(s_, s_.config.appenddirname, f.name, options));
 }
 
@@ -199,6 +220,7 @@ std::optional<std::string> AppendOnlyFile::UpgradeOldFile() {
 }
 
 std::optional<std::string> AppendOnlyFile::LoadFiles() {
+  load_stopped_ = false;
   if (OldFileToUpgrade()) {
     if (auto err = UpgradeOldFile()) return err;
   }
@@ -219,6 +241,16 @@ std::optional<std::string> AppendOnlyFile::LoadFiles() {
     total += FileSize(path);
   }
   if (total == 0) return std::nullopt;  // AOF_EMPTY
+  // startLoading: clients are served from inside the load (-LOADING), INFO shows its progress
+  // over all the files.
+  LoadingScope loading(s_, static_cast<uint64_t>(total));
+  uint64_t loaded_before = 0;  // the sizes of the files already loaded
+  std::function<bool(size_t)> progress;
+  if (loading.can_serve()) {
+    progress = [&loading, &loaded_before](size_t file_bytes) {
+      return loading.Serve(loaded_before + file_bytes);
+    };
+  }
   s_.loading = true;
   s_.dbs.SuspendExpiry(true);
   // The loaded commands are not propagated (Redis's loading turns aof_state off).
@@ -228,7 +260,13 @@ std::optional<std::string> AppendOnlyFile::LoadFiles() {
   for (const AofFileInfo* f : files) {
     const bool last = ++n == count;
     const auto t0 = std::chrono::steady_clock::now();
-    const auto r = static_cast<AofLoadStatus>(LoadOne(*f));
+    const auto r = static_cast<AofLoadStatus>(LoadOne(*f, progress));
+    if (r == AofLoadStatus::kStopped) {
+      load_stopped_ = true;
+      break;
+    }
+    loaded_before += static_cast<uint64_t>(FileSize(DirPath(f->name)));
+    s_.persistence.loading_loaded_bytes = loaded_before;
     const double secs =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     const bool is_base = f == files.front() && manifest_.base.has_value();
@@ -250,7 +288,7 @@ std::optional<std::string> AppendOnlyFile::LoadFiles() {
   s_.dbs.SuspendExpiry(false);
   s_.loading = false;
   s_.propagation.SetSink(std::move(sink));
-  if (failure) return failure;
+  if (failure || load_stopped_) return failure;
   current_size_ = 0;
   for (const AofFileInfo* f : files) current_size_ += FileSize(DirPath(f->name));
   base_size_ = manifest_.base ? FileSize(DirPath(manifest_.base->name)) : 0;
@@ -292,7 +330,8 @@ void AppendOnlyFile::SwapFd(int fd) {
   synced_ = 0;
 }
 
-std::optional<std::string> AppendOnlyFile::WriteBase(const std::string& path) {
+std::optional<std::string> AppendOnlyFile::WriteBase(const std::string& path,
+                                                     std::function<void()> key_saved) {
   if (!s_.config.aof_use_rdb_preamble) {
     return WriteAofCommandsBase(s_.dbs, path, s_.clock->NowMs() / 1000,
                                 s_.config.aof_timestamp_enabled);
@@ -307,6 +346,7 @@ std::optional<std::string> AppendOnlyFile::WriteBase(const std::string& path) {
   options.save_lfu = IsLfuPolicy(p);
   options.save_lru = p == MaxmemoryPolicy::kVolatileLru || p == MaxmemoryPolicy::kAllkeysLru;
   options.key_delay_us = s_.config.rdb_key_save_delay;
+  options.key_saved = std::move(key_saved);
   // The function libraries go into the base too, as into any RDB file.
   if (s_.scripting) {
     for (const auto& [name, lib] : s_.scripting->libraries()) {
@@ -359,14 +399,20 @@ std::optional<std::string> AppendOnlyFile::Start() {
     spdlog::warn(
         "AOF was enabled but there is already another background operation. An AOF background "
         "was scheduled to start when possible.");
-    return std::nullopt;
-  }
-  if (!StartRewrite()) {
+  } else if (!StartRewrite()) {
     state_ = State::kOff;
     spdlog::warn(
         "Redis needs to enable the AOF but can't trigger a background AOF rewrite operation. "
         "Check the above logs for more info about the error.");
     return std::string("can't trigger a background AOF rewrite");
+  }
+  // A new file: the errors of the old one no longer refuse writes (startAppendOnly).
+  if (!bio_fsync_ok_.exchange(true)) {
+    spdlog::warn("AOF reopen, just ignore the AOF fsync error in bio job");
+  }
+  if (!last_write_ok_) {
+    spdlog::warn("AOF reopen, just ignore the last error.");
+    last_write_ok_ = true;
   }
   return std::nullopt;
 }
@@ -440,15 +486,47 @@ void AppendOnlyFile::Flush(bool force) {
   } else {
     flush_postponed_start_s_ = 0;
   }
-  if (!WriteAll(fd_, buf_)) {
-    last_write_errno_ = errno;
-    // Redis's flushAppendOnlyFile error path: logged at most every 30 s, retried by the cron.
+  ssize_t written = AofWrite(fd_, buf_);
+  if (written != static_cast<ssize_t>(buf_.size())) {
+    // Redis's flushAppendOnlyFile error path: logged at most every 30 s; with everysec or no,
+    // writes (and PING) are refused until a retry (each cron) succeeds.
     const int64_t now = NowSeconds();
-    if (now - last_write_error_log_s_ > 30) {
-      spdlog::warn("Error writing to the AOF file: {}", Errno());
-      last_write_error_log_s_ = now;
+    const bool can_log = now - last_write_error_log_s_ > 30;
+    if (can_log) last_write_error_log_s_ = now;
+    if (written == -1) {
+      if (can_log) spdlog::warn("Error writing to the AOF file: {}", Errno());
+      last_write_errno_ = errno;
+    } else {
+      if (can_log) {
+        spdlog::warn("Short write while writing to the AOF file: (nwritten={}, expected={})",
+                     written, buf_.size());
+      }
+      // A part of a command would make the file unloadable: cut it off again.
+      if (::ftruncate(fd_, static_cast<off_t>(incr_size_)) == -1) {
+        if (can_log) {
+          spdlog::warn(
+              "Could not remove short write from the append-only file.  Redis may refuse to load "
+              "the AOF the next time it starts.  ftruncate: {}",
+              Errno());
+        }
+      } else {
+        written = -1;
+      }
+      last_write_errno_ = ENOSPC;
+    }
+    if (s_.config.appendfsync == 1) {
+      // The replies of what is in the buffer may be promised on disk: nothing can be undone.
+      spdlog::warn(
+          "Can't recover from AOF write error when the AOF fsync policy is 'always'. Exiting...");
+      ::_exit(1);
     }
     last_write_ok_ = false;
+    if (written > 0) {
+      current_size_ += written;
+      incr_size_ += written;
+      written_ += static_cast<uint64_t>(written);
+      buf_.erase(0, static_cast<size_t>(written));
+    }
     return;
   }
   if (!last_write_ok_) {
@@ -546,15 +624,20 @@ bool AppendOnlyFile::StartRewrite() {
   ++rewrites_;
   // The base's form is decided at the fork, as its name is.
   preamble_ = s_.config.aof_use_rdb_preamble;
+  ChildInfo& info = s_.persistence.child_info;
+  info.Open(s_.dbs.TotalKeys());
   const pid_t pid = ::fork();
   if (pid == 0) {
-    // The child: the data as it was at the fork, written as the new base.
+    // The child: the data as it was at the fork, written as the new base, telling the server its
+    // copy-on-write on the way.
     const std::string tmp = "temp-rewriteaof-bg-" + std::to_string(::getpid()) + ".aof";
-    std::optional<std::string> err = WriteBase(tmp);
+    std::optional<std::string> err = WriteBase(tmp, [&info] { info.KeySaved(); });
     if (err) std::fprintf(stderr, "AOF rewrite failed: %s\n", err->c_str());
+    if (!err) info.Send(ChildInfo::Type::kAofCowSize, 0);
     ::_exit(err ? 1 : 0);
   }
   if (pid < 0) {
+    info.Close();
     last_rewrite_ok_ = false;
     spdlog::warn("Can't rewrite append only file in background: fork: {}", Errno());
     return false;
@@ -656,6 +739,7 @@ void AppendOnlyFile::KillChild() {
   ::waitpid(child_pid_, &status, 0);
   ::unlink(("temp-rewriteaof-bg-" + std::to_string(child_pid_) + ".aof").c_str());
   child_pid_ = -1;
+  s_.persistence.child_info.Close();
 }
 
 void AppendOnlyFile::DebugLoad() {
@@ -670,6 +754,7 @@ void AppendOnlyFile::DebugLoad() {
     spdlog::warn("{}", *err);
     ::exit(1);
   }
+  if (load_stopped_) return;  // a shutdown came while clients were served: the server stops
   s_.dirty = 0;
   spdlog::warn("Append Only File loaded by DEBUG LOADAOF");
 }
@@ -688,8 +773,10 @@ void AppendOnlyFile::PrepareShutdown() {
 void AppendOnlyFile::Cron() {
   if (child_pid_ != -1) {
     int status = 0;
+    s_.persistence.child_info.Receive();
     const pid_t done = ::waitpid(child_pid_, &status, WNOHANG);
     if (done == child_pid_) {
+      s_.persistence.child_info.Receive();  // the child's last words
       if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
         RewriteDone(true, 0);
       } else if (WIFSIGNALED(status)) {
@@ -698,6 +785,7 @@ void AppendOnlyFile::Cron() {
       } else {
         RewriteDone(false, 0);
       }
+      s_.persistence.child_info.Close();
     }
   }
   // A write that failed is retried here; everysec's fsync follows the writes.
@@ -722,17 +810,18 @@ void AppendOnlyFile::Cron() {
 }
 
 void AppendOnlyFile::AppendInfo(std::string& out) const {
-  absl::StrAppend(
-      &out, "aof_enabled:", state_ != State::kOff ? 1 : 0, "\r\n",
-      "aof_rewrite_in_progress:", child_pid_ != -1 ? 1 : 0, "\r\n",
-      "aof_rewrite_scheduled:", rewrite_scheduled_ ? 1 : 0, "\r\n",
-      "aof_last_rewrite_time_sec:", last_rewrite_time_s_, "\r\n", "aof_current_rewrite_time_sec:",
-      child_pid_ != -1 ? s_.clock->NowMs() / 1000 - rewrite_start_s_ : -1, "\r\n",
-      "aof_last_bgrewrite_status:", last_rewrite_ok_ ? "ok" : "err", "\r\n",
-      "aof_rewrites:", rewrites_, "\r\n",
-      "aof_rewrites_consecutive_failures:", consecutive_failures_, "\r\n",
-      "aof_last_write_status:", write_ok() ? "ok" : "err", "\r\n",
-      "aof_last_cow_size:0\r\nmodule_fork_in_progress:0\r\nmodule_fork_last_cow_size:0\r\n");
+  absl::StrAppend(&out, "aof_enabled:", state_ != State::kOff ? 1 : 0, "\r\n",
+                  "aof_rewrite_in_progress:", child_pid_ != -1 ? 1 : 0, "\r\n",
+                  "aof_rewrite_scheduled:", rewrite_scheduled_ ? 1 : 0, "\r\n",
+                  "aof_last_rewrite_time_sec:", last_rewrite_time_s_, "\r\n",
+                  "aof_current_rewrite_time_sec:",
+                  child_pid_ != -1 ? s_.clock->NowMs() / 1000 - rewrite_start_s_ : -1, "\r\n",
+                  "aof_last_bgrewrite_status:", last_rewrite_ok_ ? "ok" : "err", "\r\n",
+                  "aof_rewrites:", rewrites_, "\r\n",
+                  "aof_rewrites_consecutive_failures:", consecutive_failures_, "\r\n",
+                  "aof_last_write_status:", write_ok() ? "ok" : "err", "\r\n",
+                  "aof_last_cow_size:", s_.persistence.child_info.aof_last_cow_size(), "\r\n",
+                  "module_fork_in_progress:0\r\nmodule_fork_last_cow_size:0\r\n");
   if (s_.config.appendonly) {
     absl::StrAppend(&out, "aof_current_size:", current_size_, "\r\n", "aof_base_size:", base_size_,
                     "\r\n", "aof_pending_rewrite:", rewrite_scheduled_ ? 1 : 0, "\r\n",
@@ -770,6 +859,8 @@ std::optional<std::string> LoadDataAtStartup(ServerState& s) {
   if (auto err = s.aof->LoadManifest()) return "Fatal error loading the AOF manifest: " + *err;
   if (!s.config.appendonly) return LoadSnapshotAtStartup(s);
   if (auto err = s.aof->LoadFiles()) return "Fatal error loading the append only file: " + *err;
+  // A shutdown while loading: the server stops without touching the files.
+  if (s.aof->load_stopped()) return std::nullopt;
   if (auto err = s.aof->OpenAtStartup()) return "Fatal error opening the AOF: " + *err;
   ConnectPropagation(s);
   return std::nullopt;

@@ -3,6 +3,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <mutex>
 #include <optional>
 #include <span>
@@ -42,7 +43,10 @@ class AppendOnlyFile {
   // loadAppendOnlyFiles: the base and incremental files into the (empty) databases. A
   // single-file AOF of Redis before 7.0 (appendfilename in dir, no manifest listing files) is
   // first moved into the directory as the base (aofUpgradePrepare).
+  // Clients are served meanwhile (they get -LOADING, see LoadingScope); a shutdown then stops the
+  // load (load_stopped()).
   std::optional<std::string> LoadFiles();
+  bool load_stopped() const { return load_stopped_; }
   // aofOpenIfNeededOnServerStart + aofDelHistoryFiles: creates the directory, a base of the
   // data when there is no file at all, opens the last incremental file for appending.
   std::optional<std::string> OpenAtStartup();
@@ -95,14 +99,15 @@ class AppendOnlyFile {
   std::optional<std::string> UpgradeOldFile();
   std::optional<std::string> OpenIncr(const std::string& name, bool truncate);
   // Writes a base of the data in the foreground (rewriteAppendOnlyFile).
-  std::optional<std::string> WriteBase(const std::string& path);
+  std::optional<std::string> WriteBase(const std::string& path,
+                                       std::function<void()> key_saved = nullptr);
   bool StartRewrite();
   void RewriteDone(bool ok, int signal);
   void DeleteHistory();
   void FsyncLoop();
   void SwapFd(int fd);
   bool FsyncAllowed() const;
-  int LoadOne(const AofFileInfo& f);
+  int LoadOne(const AofFileInfo& f, const std::function<bool(size_t)>& progress);
 
   ServerState& s_;
   State state_ = State::kOff;
@@ -111,6 +116,7 @@ class AppendOnlyFile {
   int fd_ = -1;
   int selected_db_ = -1;
   int64_t cur_timestamp_ = 0;
+  bool load_stopped_ = false;  // the last LoadFiles was stopped by a shutdown
   // Sizes for auto rewrite and INFO: the whole AOF (base + incr) and the base at the last rewrite.
   int64_t current_size_ = 0;
   int64_t base_size_ = 0;

@@ -99,11 +99,17 @@ AofLoadStatus LoadAppendOnlyFile(ServerState& s, const std::string& dir, const s
     rdb.lfu_policy = IsLfuPolicy(s.config.maxmemory_policy);
     rdb.checksum = s.config.rdbchecksum;
     rdb.log = [](const std::string& line) { spdlog::info("{}", line); };
+    rdb.key_delay_us = options.key_delay_us;
+    if (options.progress && options.rdb_progress_interval_bytes != 0) {
+      rdb.progress = options.progress;
+      rdb.progress_interval_bytes = options.rdb_progress_interval_bytes;
+    }
     if (!s.scripting) s.scripting = std::make_shared<Scripting>();
     rdb.load_function = [&s](std::string&& code, std::string* error) {
       return !s.scripting->LoadLibrary(code, false, error).empty();
     };
     const RdbLoadResult r = LoadRdbBytes(s.dbs, data, rdb);
+    if (r.stopped) return AofLoadStatus::kStopped;
     if (!r.ok) {
       spdlog::warn("{}", r.error);
       if (old_style) {
@@ -133,8 +139,14 @@ AofLoadStatus LoadAppendOnlyFile(ServerState& s, const std::string& dir, const s
   const CommandSpec* exec = s.registry->Find("exec");
   const CommandSpec* multi = s.registry->Find("multi");
   std::vector<std::string_view> argv;
-  enum class End { kOk, kEof, kFormat, kFailed } end = End::kOk;
+  enum class End { kOk, kEof, kFormat, kFailed, kStopped } end = End::kOk;
+  uint64_t loops = 0;
   while (true) {
+    // Clients are served from time to time (they get -LOADING).
+    if (loops++ % 1024 == 0 && options.progress && !options.progress(cur.position())) {
+      end = End::kStopped;
+      break;
+    }
     std::string_view line;
     if (!cur.Line(&line)) break;   // the end of the file, between commands
     if (line[0] == '#') continue;  // an annotation (#TS:...)
@@ -146,6 +158,7 @@ AofLoadStatus LoadAppendOnlyFile(ServerState& s, const std::string& dir, const s
       end = End::kEof;
       break;
     }
+    if (options.key_delay_us != 0) DebugDelay(options.key_delay_us);
     const long argc = std::atol(std::string(line.substr(1)).c_str());
     if (argc < 1) {
       end = End::kFormat;
@@ -210,6 +223,8 @@ AofLoadStatus LoadAppendOnlyFile(ServerState& s, const std::string& dir, const s
       return AofLoadStatus::kOk;
     case End::kFailed:
       return AofLoadStatus::kFailed;
+    case End::kStopped:
+      return AofLoadStatus::kStopped;
     case End::kFormat:
       spdlog::warn(
           "Bad file format reading the append only file {}: make a backup of your AOF file, then "

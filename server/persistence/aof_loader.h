@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 
 namespace kv {
@@ -12,12 +13,19 @@ struct ServerState;
 inline constexpr uint64_t kAofClientId = UINT64_MAX;
 
 // What loading one file of the append-only directory came to (Redis's AOF_OK, AOF_NOT_EXIST, ...).
-enum class AofLoadStatus { kOk, kNotExist, kEmpty, kOpenError, kFailed, kTruncated };
+// kStopped: the server began stopping while clients were served from inside the load.
+enum class AofLoadStatus { kOk, kNotExist, kEmpty, kOpenError, kFailed, kTruncated, kStopped };
 
 struct AofLoadOptions {
   // aof-load-truncated: a file that ends in the middle of a command is cut after the last whole
   // one and loads; otherwise loading fails.
   bool truncated_ok = true;
+  // key-load-delay: microseconds slept per command (Redis's debugDelay), for tests.
+  int64_t key_delay_us = 0;
+  // Called with the bytes of the file read so far every 1024 commands, and every
+  // `rdb_progress_interval_bytes` of an RDB part (Redis serves clients then); false stops the load.
+  std::function<bool(size_t file_bytes)> progress;
+  size_t rdb_progress_interval_bytes = 0;
 };
 
 // Redis's loadSingleAppendOnlyFile: `dir`/`name` into the server's databases. A file that starts

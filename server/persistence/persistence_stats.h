@@ -2,6 +2,8 @@
 
 #include <cstdint>
 
+#include "server/persistence/child_info.h"
+
 namespace kv {
 
 // What INFO persistence and LASTSAVE report about snapshots.
@@ -26,6 +28,9 @@ struct PersistenceStats {
   uint64_t loading_total_bytes = 0;
   uint64_t loading_loaded_bytes = 0;
   uint64_t loading_rdb_used_mem = 0;
+  // What the forked child (BGSAVE's or BGREWRITEAOF's; one at a time) reports: copy-on-write and
+  // progress.
+  ChildInfo child_info;
 };
 
 }  // namespace kv

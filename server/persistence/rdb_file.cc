@@ -123,6 +123,7 @@ std::optional<std::string> SaveRdbFile(const DbSet& dbs, const std::string& path
       w.Object(value);
       maybe_flush();
       if (options.key_delay_us != 0) DebugDelay(options.key_delay_us);
+      if (options.key_saved) options.key_saved();
     });
   }
   w.Byte(rdb::kOpEof);

@@ -26,6 +26,8 @@ struct RdbSaveOptions {
   std::vector<std::string> function_libraries;
   // rdb-key-save-delay: microseconds slept after each key (Redis's debugDelay), for tests.
   int64_t key_delay_us = 0;
+  // Called after each key (a forked child reports its progress and copy-on-write from it).
+  std::function<void()> key_saved;
 };
 
 // Writes every database as Redis 7.0's RDB file (rdbSaveRio): "REDIS0010", the aux fields

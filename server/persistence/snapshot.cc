@@ -10,10 +10,14 @@
 #include <chrono>
 #include <cstring>
 #include <filesystem>
+#include <optional>
 
+#include "absl/strings/str_cat.h"
 #include "server/allocator.h"
+#include "server/errors.h"
 #include "server/persistence/aof.h"
 #include "server/persistence/load_limits.h"
+#include "server/persistence/loading.h"
 #include "server/scripting/scripting.h"
 #include "server/server_state.h"
 
@@ -54,6 +58,16 @@ bool WritesDeniedByBgsaveError(const ServerState& s) {
          !s.persistence.last_save_ok;
 }
 
+bool WritesDeniedByDiskError(const ServerState& s) {
+  return WritesDeniedByBgsaveError(s) || (s.aof && s.aof->on() && !s.aof->write_ok());
+}
+
+std::string DiskErrorMessage(const ServerState& s) {
+  if (WritesDeniedByBgsaveError(s)) return std::string(errors::kMisconfBgsave);
+  return absl::StrCat("-MISCONF Errors writing to the AOF file: ",
+                      std::strerror(s.aof->write_errno()));
+}
+
 std::optional<std::string> SaveSnapshot(ServerState& s) {
   const RdbSaveOptions options = SaveOptions(s);
   if (auto err = SaveRdbFile(s.dbs, SnapshotPath(s), options)) {
@@ -73,16 +87,20 @@ std::optional<std::string> StartBackgroundSave(ServerState& s) {
   ++p.rdb_saves;  // as Redis, counted when it starts, whatever the outcome
   p.dirty_before_bgsave = s.dirty;
   p.last_bgsave_try_s = now_s;
-  const RdbSaveOptions options = SaveOptions(s);
+  RdbSaveOptions options = SaveOptions(s);
   const std::string path = SnapshotPath(s);
+  p.child_info.Open(s.dbs.TotalKeys());
   const pid_t pid = ::fork();
   if (pid == 0) {
-    // The child: the dataset as it was at the fork (copy-on-write), written and done. Nothing
-    // here touches the event loop or the log.
+    // The child: the dataset as it was at the fork (copy-on-write), written and done, telling
+    // the server its copy-on-write on the way. Nothing here touches the event loop or the log.
+    options.key_saved = [&p] { p.child_info.KeySaved(); };
     const bool ok = !SaveRdbFile(s.dbs, path, options).has_value();
+    if (ok) p.child_info.Send(ChildInfo::Type::kRdbCowSize, 0);
     ::_exit(ok ? 0 : 1);
   }
   if (pid < 0) {
+    p.child_info.Close();
     p.last_save_ok = false;
     const std::string why = std::strerror(errno);
     spdlog::warn("Can't save in background: fork: {}", why);
@@ -100,8 +118,10 @@ void BackgroundSaveCron(ServerState& s) {
   const int64_t now_s = s.clock->NowMs() / 1000;
   if (p.child_pid != -1) {
     int status = 0;
+    p.child_info.Receive();
     const pid_t done = ::waitpid(p.child_pid, &status, WNOHANG);
-    if (done == 0) return;  // still writing
+    if (done == 0) return;   // still writing
+    p.child_info.Receive();  // the child's last words
     if (done == p.child_pid && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
       spdlog::info("Background saving terminated with success");
       s.dirty -= std::min(s.dirty, p.dirty_before_bgsave);
@@ -118,6 +138,7 @@ void BackgroundSaveCron(ServerState& s) {
     }
     p.last_bgsave_time_sec = now_s - p.bgsave_start_s;
     p.child_pid = -1;
+    p.child_info.Close();
   }
   // One child at a time: a scheduled BGSAVE and the save points wait for an AOF rewrite's.
   if (s.aof && s.aof->rewrite_in_progress()) return;
@@ -145,6 +166,7 @@ void KillBackgroundSave(ServerState& s) {
   ::waitpid(p.child_pid, &status, 0);
   ::unlink(("temp-" + std::to_string(p.child_pid) + ".rdb").c_str());
   p.child_pid = -1;
+  p.child_info.Close();
 }
 
 bool FinalSave(ServerState& s, bool save, bool nosave, bool force) {
@@ -167,16 +189,19 @@ bool FinalSave(ServerState& s, bool save, bool nosave, bool force) {
   return false;
 }
 
-RdbLoadResult LoadSnapshot(ServerState& s, bool allow_duplicates, bool serve_clients) {
+RdbLoadResult LoadSnapshot(ServerState& s, bool allow_duplicates) {
+  // Redis's rdbLoad: startLoadingFile, then clients served every
+  // loading-process-events-interval-bytes (they get -LOADING meanwhile).
+  std::error_code ec;
+  const auto size = std::filesystem::file_size(SnapshotPath(s), ec);
+  std::optional<LoadingScope> loading;  // none for a missing file, which fails at once
+  if (!ec) loading.emplace(s, size);
   RdbLoadOptions options;
   options.key_delay_us = s.config.key_load_delay;
-  if (serve_clients && s.process_events_while_loading) {
+  if (loading && loading->can_serve()) {
     options.progress_interval_bytes =
         static_cast<size_t>(s.config.loading_process_events_interval_bytes);
-    options.progress = [&s](size_t loaded) {
-      s.persistence.loading_loaded_bytes = loaded;
-      return s.process_events_while_loading();
-    };
+    options.progress = [&loading](size_t loaded) { return loading->Serve(loaded); };
   }
   options.limits = LoadLimits(s);
   options.now_ms = s.clock->NowMs();
@@ -204,16 +229,7 @@ RdbLoadResult LoadSnapshot(ServerState& s, bool allow_duplicates, bool serve_cli
 
 std::optional<std::string> LoadSnapshotAtStartup(ServerState& s) {
   const auto start = std::chrono::steady_clock::now();
-  // Redis's startLoading: INFO shows the load's progress to the clients served meanwhile.
-  PersistenceStats& p = s.persistence;
-  p.loading = true;
-  p.loading_start_s = s.clock->NowMs() / 1000;
-  p.loading_loaded_bytes = 0;
-  std::error_code ec;
-  const auto size = std::filesystem::file_size(SnapshotPath(s), ec);
-  p.loading_total_bytes = ec ? 0 : size;
-  RdbLoadResult r = LoadSnapshot(s, /*allow_duplicates=*/false, /*serve_clients=*/true);
-  p.loading = false;
+  RdbLoadResult r = LoadSnapshot(s);
   if (r.missing || r.stopped) return std::nullopt;
   if (!r.ok) {
     spdlog::warn("Terminating server after rdb file reading failure.");

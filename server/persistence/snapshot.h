@@ -18,6 +18,12 @@ int64_t LastSaveSeconds(const ServerState& s);
 // Redis's writeCommandsDeniedByDiskError for snapshots: while stop-writes-on-bgsave-error is on,
 // save points are set and the last background save failed, writes get errors::kMisconfBgsave.
 bool WritesDeniedByBgsaveError(const ServerState& s);
+// writeCommandsDeniedByDiskError as a whole: the snapshots' case above, or the AOF on with its last
+// write or background fsync failed. Writes (and PING) are refused with DiskErrorMessage then.
+bool WritesDeniedByDiskError(const ServerState& s);
+// writeCommandsGetDiskErrorMessage: errors::kMisconfBgsave, or "-MISCONF Errors writing to the
+// AOF file: <strerror>".
+std::string DiskErrorMessage(const ServerState& s);
 
 // SAVE (rdbSave): writes the dataset to the snapshot file with the configured options; on success
 // resets the changes counted since the last save, stamps LASTSAVE and logs "DB saved on disk".
@@ -40,10 +46,9 @@ void KillBackgroundSave(ServerState& s);
 bool FinalSave(ServerState& s, bool save, bool nosave, bool force);
 
 // Loads the snapshot file into the databases (rdbLoad), logging Redis's lines; counts what it
-// loaded for INFO. With `serve_clients`, clients are served every
-// loading-process-events-interval-bytes (ServerState::process_events_while_loading).
-RdbLoadResult LoadSnapshot(ServerState& s, bool allow_duplicates = false,
-                           bool serve_clients = false);
+// loaded for INFO. Clients are served every loading-process-events-interval-bytes meanwhile
+// (ServerState::process_events_while_loading), getting -LOADING for most commands (LoadingScope).
+RdbLoadResult LoadSnapshot(ServerState& s, bool allow_duplicates = false);
 
 // At start-up (loadDataFromDisk): loads the snapshot file if there is one, logging "DB loaded from
 // disk: <seconds> seconds", serving clients meanwhile (they get -LOADING for most commands);

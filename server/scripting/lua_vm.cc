@@ -754,8 +754,8 @@ bool LuaVm::ExecuteCommand() {
     return reject("Write commands are not allowed from read-only scripts.");
   }
   // Redis's scriptVerifyWriteCommandAllow: once the script wrote, it is not failed halfway.
-  if (write && !run.write_dirty && WritesDeniedByBgsaveError(server)) {
-    return reject(errors::kMisconfBgsave);
+  if (write && !run.write_dirty && WritesDeniedByDiskError(server)) {
+    return reject(DiskErrorMessage(server));
   }
   if (!run.allow_oom && server.config.maxmemory != 0 && !run.write_dirty && run.oom_at_start &&
       (spec->flags & kCmdDenyOom)) {

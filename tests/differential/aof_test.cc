@@ -406,6 +406,47 @@ TEST(AofFilesTest, ApproximateTrimWithLimitReplaysExactly) {
   }
 }
 
+// DEBUG LOADAOF loads as Redis's loadAppendOnlyFiles does: the other clients are served from
+// inside the load (every 1024 commands of the incremental file, and through the RDB base),
+// getting -LOADING and INFO's loading:1, while the caller waits for its +OK.
+TEST(AofDirectoryTest, DebugLoadaofServesOtherClientsWhileLoading) {
+  auto kv_server = ServerProcess::StartKvserver(WithDir(MakeTempDir()));
+  auto redis_server = ServerProcess::StartRedis(WithDir(MakeTempDir()));
+  ASSERT_NE(kv_server, nullptr);
+  ASSERT_NE(redis_server, nullptr);
+  std::vector<SeenDuringLoad> seen;
+  for (ServerProcess* server : {kv_server.get(), redis_server.get()}) {
+    auto c = RawConnection::Connect(server->port());
+    WaitLoaded(*c);
+    // 4,000 keys in the base, 4,000 commands in the incremental file.
+    ASSERT_EQ(c->Call({"debug", "populate", "4000", "base", "10"}), "+OK\r\n");
+    ASSERT_EQ(c->Call({"bgrewriteaof"}), "+Background append only file rewriting started\r\n");
+    ASSERT_TRUE(WaitForPersistenceInfo(*c, "aof_rewrite_in_progress:0\r\n"));
+    std::string pipeline;
+    for (int i = 0; i < 4000; ++i)
+      pipeline += EncodeCommand({"set", "incr:" + std::to_string(i), "v"});
+    c->Send(pipeline);
+    for (int i = 0; i < 4000; ++i) ASSERT_EQ(c->ReadReply().value_or(""), "+OK\r\n");
+    ASSERT_EQ(c->Call({"config", "set", "key-load-delay", "200"}), "+OK\r\n");
+    ASSERT_EQ(c->Call({"config", "set", "loading-process-events-interval-bytes", "1024"}),
+              "+OK\r\n");
+    seen.push_back(ObserveSlowLoad(server->port(), {"debug", "loadaof"}));
+    EXPECT_EQ(c->Call({"dbsize"}), ":8000\r\n");
+  }
+  const SeenDuringLoad& kv = seen[0];
+  const SeenDuringLoad& redis = seen[1];
+  EXPECT_EQ(redis.loading_during, "loading:1");
+  EXPECT_EQ(kv.loading_during, redis.loading_during);
+  EXPECT_EQ(redis.ping_during, "-LOADING Redis is loading the dataset in memory\r\n");
+  EXPECT_EQ(kv.ping_during, redis.ping_during);
+  EXPECT_EQ(kv.reply, "+OK\r\n");
+  EXPECT_EQ(kv.reply, redis.reply);
+  EXPECT_EQ(kv.ping_after, "+PONG\r\n");
+  EXPECT_EQ(kv.ping_after, redis.ping_after);
+  EXPECT_EQ(kv.loading_after, "loading:0");
+  EXPECT_EQ(kv.loading_after, redis.loading_after);
+}
+
 // ---- fsync on a slow or failing disk (tests/preload/fsync_shim.cc preloaded into both servers)
 
 // Both servers started with the shim and `env` set while they start (the shim reads them then).
@@ -498,6 +539,84 @@ TEST(AofFsyncTest, FailedBackgroundFsyncIsAWriteError) {
   EXPECT_NE(ReadFile(p.redis_server->log_path()).find(line), std::string::npos);
   p.kv_server->Stop(9);
   p.redis_server->Stop(9);
+}
+
+// Both servers' replies to `args`, which must be equal; kvserver's.
+std::string Both(ShimmedPair& p, const std::vector<std::string>& args) {
+  const std::string kv = p.kv->Call(args);
+  EXPECT_EQ(kv, p.redis->Call(args)) << args[0];
+  return kv;
+}
+
+// A write to the AOF that fails (a full disk, appendfsync everysec): the command whose write
+// failed is answered, then writes, PING and scripts' writes get Redis's MISCONF naming the error
+// while reads go on, INFO says aof_last_write_status:err; once the disk has room again the retry
+// writes what was kept ("AOF write error looks solved") and writes are accepted again.
+TEST(AofFsyncTest, FailedWriteRefusesWritesUntilARetrySucceeds) {
+#ifdef KV_SANITIZED
+  GTEST_SKIP() << "the shim is not preloaded into sanitized binaries";
+#endif
+  const std::string full = MakeTempDir() + "/disk-full";
+  ShimmedPair p =
+      StartWithFsyncShim({{"KV_TEST_WRITE_FAIL", full}, {"KV_TEST_WRITE_FAIL_MATCH", ".incr.aof"}});
+  ASSERT_NE(p.kv, nullptr);
+  ASSERT_NE(p.redis, nullptr);
+  EXPECT_EQ(Both(p, {"set", "a", "1"}), "+OK\r\n");
+  std::ofstream(full) << "x";
+  EXPECT_EQ(Both(p, {"set", "b", "2"}), "+OK\r\n");
+  const std::string misconf =
+      "-MISCONF Errors writing to the AOF file: No space left on device\r\n";
+  EXPECT_EQ(Both(p, {"set", "c", "3"}), misconf);
+  EXPECT_EQ(Both(p, {"ping"}), misconf);
+  EXPECT_EQ(Both(p, {"get", "b"}), "$1\r\n2\r\n");
+  Both(p, {"eval", "return redis.call('set', 'c', '3')", "0"});
+  Both(p, {"eval", "#!lua\nreturn redis.call('set', 'c', '3')", "0"});
+  EXPECT_EQ(Both(p, {"eval", "#!lua flags=no-writes\nreturn redis.call('get', 'a')", "0"}),
+            "$1\r\n1\r\n");
+  EXPECT_EQ(InfoField(*p.kv, "aof_last_write_status"), "err");
+  EXPECT_EQ(InfoField(*p.redis, "aof_last_write_status"), "err");
+  const std::string line = "Error writing to the AOF file: No space left on device";
+  EXPECT_NE(p.kv_server->ReadLog().find(line), std::string::npos) << p.kv_server->ReadLog();
+  EXPECT_NE(ReadFile(p.redis_server->log_path()).find(line), std::string::npos);
+  std::filesystem::remove(full);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  while (std::chrono::steady_clock::now() < deadline &&
+         (InfoField(*p.kv, "aof_last_write_status") != "ok" ||
+          InfoField(*p.redis, "aof_last_write_status") != "ok")) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  EXPECT_EQ(Both(p, {"set", "c", "3"}), "+OK\r\n");
+  const std::string solved = "AOF write error looks solved, Redis can write again.";
+  EXPECT_NE(p.kv_server->ReadLog().find(solved), std::string::npos);
+  EXPECT_NE(ReadFile(p.redis_server->log_path()).find(solved), std::string::npos);
+  // What was kept while the disk was full reached the file: a reload finds every write.
+  EXPECT_EQ(Both(p, {"debug", "loadaof"}), "+OK\r\n");
+  EXPECT_EQ(Both(p, {"mget", "a", "b", "c"}), "*3\r\n$1\r\n1\r\n$1\r\n2\r\n$1\r\n3\r\n");
+  p.kv_server->Stop(9);
+  p.redis_server->Stop(9);
+}
+
+// With appendfsync always a failed write cannot be taken back (replies may have promised it):
+// both servers exit with status 1 and Redis's line.
+TEST(AofFsyncTest, FailedWriteWithFsyncAlwaysExits) {
+#ifdef KV_SANITIZED
+  GTEST_SKIP() << "the shim is not preloaded into sanitized binaries";
+#endif
+  const std::string full = MakeTempDir() + "/disk-full";
+  ShimmedPair p =
+      StartWithFsyncShim({{"KV_TEST_WRITE_FAIL", full}, {"KV_TEST_WRITE_FAIL_MATCH", ".incr.aof"}});
+  ASSERT_NE(p.kv, nullptr);
+  ASSERT_NE(p.redis, nullptr);
+  EXPECT_EQ(Both(p, {"config", "set", "appendfsync", "always"}), "+OK\r\n");
+  std::ofstream(full) << "x";
+  p.kv->Send(EncodeCommand({"set", "a", "1"}));
+  p.redis->Send(EncodeCommand({"set", "a", "1"}));
+  EXPECT_EQ(p.kv_server->WaitExit(10000), 1);
+  EXPECT_EQ(p.redis_server->WaitExit(10000), 1);
+  const std::string line =
+      "Can't recover from AOF write error when the AOF fsync policy is 'always'. Exiting...";
+  EXPECT_NE(p.kv_server->ReadLog().find(line), std::string::npos) << p.kv_server->ReadLog();
+  EXPECT_NE(ReadFile(p.redis_server->log_path()).find(line), std::string::npos);
 }
 
 // ---- A single-file appendonly.aof of Redis before 7.0

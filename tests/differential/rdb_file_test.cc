@@ -136,6 +136,38 @@ TEST(RdbFileTest, RedisFileLoadsIntoKvserver) {
             "-ERR DEBUG RELOAD only supports the MERGE, NOFLUSH and NOSAVE options.\r\n");
 }
 
+// DEBUG RELOAD loads as Redis's rdbLoad does: the other clients are served from inside the load
+// (every loading-process-events-interval-bytes), getting -LOADING and INFO's loading:1, while the
+// caller waits for its +OK; then everything is back (debug.c with key-load-delay slowing it down).
+TEST(RdbFileTest, DebugReloadServesOtherClientsWhileLoading) {
+  auto kv_server = ServerProcess::StartKvserver({"--enable-debug-command", "yes"});
+  auto redis_server = ServerProcess::StartRedis({"--enable-debug-command", "yes"});
+  ASSERT_NE(kv_server, nullptr);
+  ASSERT_NE(redis_server, nullptr);
+  std::vector<SeenDuringLoad> seen;
+  for (ServerProcess* server : {kv_server.get(), redis_server.get()}) {
+    auto c = RawConnection::Connect(server->port());
+    ASSERT_EQ(c->Call({"debug", "populate", "10000", "key", "10"}), "+OK\r\n");
+    ASSERT_EQ(c->Call({"config", "set", "key-load-delay", "200"}), "+OK\r\n");
+    ASSERT_EQ(c->Call({"config", "set", "loading-process-events-interval-bytes", "1024"}),
+              "+OK\r\n");
+    seen.push_back(ObserveSlowLoad(server->port(), {"debug", "reload"}));
+    EXPECT_EQ(c->Call({"dbsize"}), ":10000\r\n");
+  }
+  const SeenDuringLoad& kv = seen[0];
+  const SeenDuringLoad& redis = seen[1];
+  EXPECT_EQ(redis.loading_during, "loading:1");
+  EXPECT_EQ(kv.loading_during, redis.loading_during);
+  EXPECT_EQ(redis.ping_during, "-LOADING Redis is loading the dataset in memory\r\n");
+  EXPECT_EQ(kv.ping_during, redis.ping_during);
+  EXPECT_EQ(kv.reply, "+OK\r\n");
+  EXPECT_EQ(kv.reply, redis.reply);
+  EXPECT_EQ(kv.ping_after, "+PONG\r\n");
+  EXPECT_EQ(kv.ping_after, redis.ping_after);
+  EXPECT_EQ(kv.loading_after, "loading:0");
+  EXPECT_EQ(kv.loading_after, redis.loading_after);
+}
+
 TEST(RdbFileTest, RedisTestAssetsLoad) {
   const char* env = std::getenv("KV_REDIS_SOURCE");
   const std::string assets =

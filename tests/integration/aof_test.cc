@@ -4,11 +4,14 @@
 // history, CONFIG SET appendonly yes, and aof-timestamp-enabled. Every file lives in a
 // temporary directory.
 
+#include <signal.h>
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -462,6 +465,115 @@ TEST(AofTest, FunctionLibrariesSurvive) {
   ASSERT_TRUE(server);
   c = RawConnection::Connect(server->port());
   EXPECT_EQ(c->Call({"fcall", "myincr", "1", "n"}), ":3\r\n");
+}
+
+// A connection to a server that may not accept yet (up to 10 s).
+std::unique_ptr<RawConnection> ConnectWhenListening(int port) {
+  for (int i = 0; i < 1000; ++i) {
+    if (auto c = RawConnection::Connect(port)) return c;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return nullptr;
+}
+
+// The file names in `dir` with their sizes.
+std::string Listing(const std::string& dir) {
+  std::vector<std::string> entries;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    entries.push_back(e.path().filename().string() + " " + std::to_string(e.file_size()));
+  }
+  std::sort(entries.begin(), entries.end());
+  std::string out;
+  for (const std::string& e : entries) out += e + "\n";
+  return out;
+}
+
+// INFO persistence's `field` as a number (-1 when missing).
+int64_t InfoNumber(RawConnection& c, const std::string& field) {
+  const std::string info = c.Call({"info", "persistence"});
+  const size_t at = info.find("\r\n" + field + ":");
+  if (at == std::string::npos) return -1;
+  return std::atoll(info.c_str() + at + field.size() + 3);
+}
+
+// The start-up load of the AOF serves clients as the RDB file's does (Redis's
+// loadAppendOnlyFiles): -LOADING and INFO's loading:1, loading_total_bytes the size of the base
+// and incremental files together, clients served through the base and on into the incremental
+// file; a SIGTERM meanwhile stops the server without touching the files.
+TEST(AofTest, ClientsAreServedWhileTheAofLoads) {
+  const std::string dir = MakeTempDir();
+  const std::string aof_dir = dir + "/appendonlydir";
+  {
+    auto server = StartAof(dir, {"--enable-debug-command", "yes"});
+    ASSERT_TRUE(server);
+    auto c = RawConnection::Connect(server->port());
+    ASSERT_EQ(c->Call({"debug", "populate", "5000", "base", "10"}), "+OK\r\n");
+    ASSERT_EQ(c->Call({"bgrewriteaof"}), "+Background append only file rewriting started\r\n");
+    ASSERT_TRUE(WaitForPersistenceInfo(*c, "aof_rewrite_in_progress:0\r\n"));
+    std::string pipeline;
+    for (int i = 0; i < 5000; ++i)
+      pipeline += EncodeCommand({"set", "incr:" + std::to_string(i), "v"});
+    c->Send(pipeline);
+    for (int i = 0; i < 5000; ++i) ASSERT_EQ(c->ReadReply().value_or(""), "+OK\r\n");
+  }
+  uint64_t total = 0, base = 0;
+  for (const auto& e : fs::directory_iterator(aof_dir)) {
+    const std::string name = e.path().filename().string();
+    if (name.find(".manifest") != std::string::npos) continue;
+    total += e.file_size();
+    if (name.find(".base.") != std::string::npos) base = e.file_size();
+  }
+  ASSERT_GT(base, 0u);
+  const std::string files_before = Listing(aof_dir);
+  const std::vector<std::string> slow = {"--dir",
+                                         dir,
+                                         "--appendonly",
+                                         "yes",
+                                         "--key-load-delay",
+                                         "200",
+                                         "--loading-process-events-interval-bytes",
+                                         "1024"};
+  {
+    const int port = PickFreePort();
+    auto server = ServerProcess::SpawnKvserver(port, slow);
+    auto c = ConnectWhenListening(port);
+    ASSERT_TRUE(c);
+    const std::string info = c->Call({"info", "persistence"});
+    EXPECT_TRUE(Contains(info, "loading:1\r\n")) << info;
+    EXPECT_TRUE(Contains(info, "loading_total_bytes:" + std::to_string(total) + "\r\n")) << info;
+    EXPECT_EQ(c->Call({"ping"}), "-LOADING Redis is loading the dataset in memory\r\n");
+    EXPECT_EQ(c->Call({"set", "x", "1"}), "-LOADING Redis is loading the dataset in memory\r\n");
+    // Served again once the base is in and the incremental file's commands are replayed.
+    bool served_in_incr = false;
+    while (InfoNumber(*c, "loading") == 1) {
+      const int64_t loaded = InfoNumber(*c, "loading_loaded_bytes");
+      if (loaded > static_cast<int64_t>(base)) served_in_incr = true;
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    EXPECT_TRUE(served_in_incr);
+    EXPECT_EQ(InfoNumber(*c, "loading"), 0);
+    EXPECT_EQ(c->Call({"dbsize"}), ":10000\r\n");
+    EXPECT_EQ(c->Call({"ping"}), "+PONG\r\n");
+    EXPECT_TRUE(Contains(server->ReadLog(), "DB loaded from append only file"))
+        << server->ReadLog();
+    server->Stop(9);
+  }
+  // A SIGTERM while loading: no new base or incremental file, the manifest as it was.
+  const std::string after_first = Listing(aof_dir);
+  {
+    const int port = PickFreePort();
+    auto server = ServerProcess::SpawnKvserver(port, slow);
+    auto c = ConnectWhenListening(port);
+    ASSERT_TRUE(c);
+    EXPECT_TRUE(Contains(c->Call({"info", "persistence"}), "loading:1\r\n"));
+    EXPECT_EQ(server->Stop(SIGTERM), 0);
+    EXPECT_TRUE(Contains(server->ReadLog(),
+                         "Received shutdown signal during loading, scheduling shutdown."))
+        << server->ReadLog();
+    EXPECT_FALSE(Contains(server->ReadLog(), "DB loaded from append only file"));
+  }
+  EXPECT_EQ(Listing(aof_dir), after_first);
+  EXPECT_EQ(files_before, after_first);
 }
 
 TEST(AofTest, BadManifestRefusesToStart) {

@@ -188,6 +188,106 @@ TEST(Persistence, SlowBgsaveIsSeenAndShutdownRemovesItsTempFile) {
   EXPECT_TRUE(Contains(server->ReadLog(), "There is a child saving an .rdb. Killing it!"));
 }
 
+// Waits up to 10 s for `needle` in the server's log.
+bool WaitForLog(ServerProcess& server, const std::string& needle) {
+  for (int i = 0; i < 1000; ++i) {
+    if (Contains(server.ReadLog(), needle)) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return false;
+}
+
+// A second SIGINT while the final save that a signal started runs ends the process at once, as
+// Redis's sigShutdownHandler: "You insist... exiting now.", exit status 1, the save's temporary
+// file removed and the dump.rdb of before left as it was. A SIGTERM meanwhile is only logged.
+TEST(Persistence, SecondSigintDuringTheFinalSaveExitsAtOnce) {
+  const std::string dir = MakeTempDir();
+  auto server = ServerProcess::StartKvserver({"--dir", dir, "--save", "3600 1"});
+  ASSERT_TRUE(server);
+  auto c = RawConnection::Connect(server->port());
+  Fill(*c, 10);
+  ASSERT_EQ(c->Call({"save"}), "+OK\r\n");
+  const std::string before = ReadFile(dir + "/dump.rdb");
+  Fill(*c, 300);
+  // 20 ms a key: the final save takes seconds.
+  EXPECT_EQ(c->Call({"config", "set", "rdb-key-save-delay", "20000"}), "+OK\r\n");
+  ASSERT_EQ(::kill(server->pid(), SIGINT), 0);
+  ASSERT_TRUE(WaitForLog(*server, "Saving the final RDB snapshot before exiting."));
+  for (int i = 0; i < 100 && TempFiles(dir).empty(); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  ASSERT_EQ(TempFiles(dir).size(), 1u);
+  ASSERT_EQ(::kill(server->pid(), SIGTERM), 0);
+  ASSERT_TRUE(WaitForLog(*server, "Received SIGTERM scheduling shutdown..."));
+  EXPECT_TRUE(server->running());
+  ASSERT_EQ(::kill(server->pid(), SIGINT), 0);
+  EXPECT_EQ(server->WaitExit(5000), 1);
+  const std::string log = server->ReadLog();
+  EXPECT_TRUE(Contains(log, "Received SIGINT scheduling shutdown...")) << log;
+  EXPECT_TRUE(Contains(log, "You insist... exiting now.")) << log;
+  // Only the SAVE's.
+  EXPECT_EQ(log.find("DB saved on disk"), log.rfind("DB saved on disk")) << log;
+  EXPECT_TRUE(TempFiles(dir).empty());
+  EXPECT_TRUE(ReadFile(dir + "/dump.rdb") == before);
+}
+
+// INFO persistence's `field` as a number (-1 when missing).
+int64_t InfoNumber(RawConnection& c, const std::string& field) {
+  const std::string info = c.Call({"info", "persistence"});
+  const size_t at = info.find("\r\n" + field + ":");
+  if (at == std::string::npos) return -1;
+  return std::atoll(info.c_str() + at + field.size() + 3);
+}
+
+// Rewrites every value of DEBUG POPULATE's `keys` keys (the server's pages the child shares are
+// then copied, or freed and left to the child alone).
+void RewriteValues(RawConnection& c, int keys) {
+  std::string pipeline;
+  for (int i = 0; i < keys; ++i) {
+    pipeline += EncodeCommand({"set", "key:" + std::to_string(i), std::string(1000, 'w')});
+  }
+  c.Send(pipeline);
+  for (int i = 0; i < keys; ++i) ASSERT_EQ(c.ReadReply().value_or(""), "+OK\r\n");
+}
+
+// The forked children report their copy-on-write as Redis's childinfo.c: read from their
+// /proc/self/smaps (private dirty pages) and sent through a pipe. With every value rewritten while
+// a slow BGSAVE runs, INFO shows the save's progress and its current copy-on-write, then
+// rdb_last_cow_size holds most of the 20 MB rewritten; the same for BGREWRITEAOF's
+// aof_last_cow_size. Once a child is done the current figures are back to 0.
+TEST(Persistence, ChildrenReportTheirCopyOnWrite) {
+  const std::string dir = MakeTempDir();
+  auto server = ServerProcess::StartKvserver({"--dir", dir, "--enable-debug-command", "yes"});
+  ASSERT_TRUE(server);
+  auto c = RawConnection::Connect(server->port());
+  constexpr int kKeys = 20000;
+  constexpr int64_t kMinCow = 5 << 20;
+  ASSERT_EQ(c->Call({"debug", "populate", std::to_string(kKeys), "key", "1000"}), "+OK\r\n");
+  EXPECT_EQ(InfoNumber(*c, "rdb_last_cow_size"), 0);
+  EXPECT_EQ(InfoNumber(*c, "current_save_keys_total"), 0);
+  EXPECT_EQ(c->Call({"config", "set", "rdb-key-save-delay", "200"}), "+OK\r\n");
+  ASSERT_EQ(c->Call({"bgsave"}), "+Background saving started\r\n");
+  EXPECT_EQ(InfoNumber(*c, "current_save_keys_total"), kKeys + 0);
+  RewriteValues(*c, kKeys);
+  int64_t current = 0;
+  while (InfoNumber(*c, "rdb_bgsave_in_progress") == 1 && current == 0) {
+    current = InfoNumber(*c, "current_cow_size");
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  EXPECT_GT(current, 0);
+  ASSERT_TRUE(WaitForPersistenceInfo(*c, "rdb_bgsave_in_progress:0\r\n"));
+  EXPECT_GE(InfoNumber(*c, "rdb_last_cow_size"), kMinCow);
+  EXPECT_EQ(InfoNumber(*c, "current_cow_size"), 0);
+  EXPECT_EQ(InfoNumber(*c, "current_cow_peak"), 0);
+  EXPECT_EQ(InfoNumber(*c, "current_save_keys_total"), 0);
+  EXPECT_EQ(InfoNumber(*c, "aof_last_cow_size"), 0);
+
+  ASSERT_EQ(c->Call({"bgrewriteaof"}), "+Background append only file rewriting started\r\n");
+  RewriteValues(*c, kKeys);
+  ASSERT_TRUE(WaitForPersistenceInfo(*c, "aof_rewrite_in_progress:0\r\n"));
+  EXPECT_GE(InfoNumber(*c, "aof_last_cow_size"), kMinCow);
+}
+
 // A BGSAVE child killed by another signal than the server's own SIGUSR1 is a failed save: writes
 // are refused with MISCONF (the save points are set) until a save succeeds (Redis's
 // integration/rdb "failed bgsave prevents writes").

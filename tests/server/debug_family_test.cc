@@ -36,6 +36,22 @@ TEST(DebugFamilyTest, RefusedUnlessEnabled) {
             "*2\r\n" + Bulk("enable-debug-command") + Bulk("no"));
 }
 
+// A load serves the other clients from inside it, and DEBUG is an ok-loading command: another
+// DEBUG RELOAD or LOADAOF meanwhile would empty the data under the running load, so it gets
+// -LOADING; the other subcommands run.
+TEST(DebugFamilyTest, NoSecondLoadWhileLoading) {
+  CommandHarness h(DebugEnabled("yes"));
+  h.state().persistence.loading = true;
+  const std::string loading = "-LOADING Redis is loading the dataset in memory\r\n";
+  EXPECT_EQ(h.Run({"DEBUG", "RELOAD"}), loading);
+  EXPECT_EQ(h.Run({"DEBUG", "RELOAD", "NOSAVE"}), loading);
+  EXPECT_EQ(h.Run({"DEBUG", "LOADAOF"}), loading);
+  EXPECT_EQ(h.Run({"DEBUG", "LOG", "x"}), kOk);
+  h.state().persistence.loading = false;
+  EXPECT_EQ(h.Run({"DEBUG", "RELOAD", "BOGUS"}),
+            Err("DEBUG RELOAD only supports the MERGE, NOFLUSH and NOSAVE options."));
+}
+
 TEST(DebugFamilyTest, LocalAllowsLoopbackClients) {
   CommandHarness h(DebugEnabled("local"));  // the harness's client comes from 127.0.0.1
   EXPECT_EQ(h.Run({"DEBUG", "LOG", "hello"}), kOk);

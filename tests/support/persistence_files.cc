@@ -26,6 +26,32 @@ bool WaitForPersistenceInfo(RawConnection& c, const std::string& needle) {
   return false;
 }
 
+namespace {
+
+std::string LoadingLine(RawConnection& c) {
+  const std::string info = c.Call({"info", "persistence"});
+  const size_t at = info.find("loading:");
+  return at == std::string::npos ? "missing" : info.substr(at, info.find("\r\n", at) - at);
+}
+
+}  // namespace
+
+SeenDuringLoad ObserveSlowLoad(int port, const std::vector<std::string>& command) {
+  SeenDuringLoad seen;
+  auto loader = RawConnection::Connect(port);
+  auto other = RawConnection::Connect(port);
+  if (!loader || !other) return seen;
+  loader->Send(EncodeCommand(command));
+  // Served only once the load serves clients (a save before it keeps the server busy).
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  seen.loading_during = LoadingLine(*other);
+  seen.ping_during = other->Call({"ping"});
+  seen.reply = loader->ReadReply(60000).value_or("no reply");
+  seen.ping_after = other->Call({"ping"});
+  seen.loading_after = LoadingLine(*other);
+  return seen;
+}
+
 std::string CheckRdb(const std::string& path) {
   const std::string cmd = "redis-check-rdb '" + path + "' 2>&1";
   FILE* p = ::popen(cmd.c_str(), "r");
