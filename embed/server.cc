@@ -143,7 +143,8 @@ struct Server::Impl final : ClockListener {
     if (phase != Phase::kNew) throw Error("kvserver::Server::Start: the server was started before");
     if (auto err = server->Start()) {
       phase = Phase::kStopped;
-      throw Error(*err);
+      // An empty error was logged already (the append-only file's failures).
+      throw Error(err->empty() ? "the append-only file could not be loaded (see the log)" : *err);
     }
     const kv::Config& config = server->state().config;
     endpoint.port = server->port();

@@ -184,8 +184,11 @@ int main(int argc, char** argv) {
     server.Stop();
   });
   if (auto err = server.Start()) {
-    log.warn("{}", *err);
-    std::fprintf(stderr, "kvserver: %s\n", err->c_str());
+    // An empty error was logged already (the AOF's failures).
+    if (!err->empty()) {
+      log.warn("{}", *err);
+      std::fprintf(stderr, "kvserver: %s\n", err->c_str());
+    }
     return 1;
   }
   signals.cancel();

@@ -603,6 +603,10 @@ std::optional<ServerState::ApplyError> Server::ApplyConfigChange(const Config& o
   if (now.appendonly != old.appendonly) {
     if (auto err = ApplyAppendonly(state_)) return ServerState::ApplyError{"appendonly", *err};
   }
+  // Redis's updateAofAutoGCEnabled: the history kept meanwhile goes at once.
+  if (old.aof_disable_auto_gc && !now.aof_disable_auto_gc && state_.aof) {
+    state_.aof->DeleteHistory();
+  }
   if (now.port != old.port || now.bind != old.bind) {
     if (auto err = RebindTcp()) {
       if (log_) log_->warn("{}", *err);

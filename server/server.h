@@ -42,7 +42,8 @@ class Server : public ClientRegistry {
   Server& operator=(const Server&) = delete;
 
   // Binds every listener; after success port() is the TCP port actually bound (port 0 picks
-  // a free one). Returns an error message when a listener cannot be set up. Between binding and
+  // a free one). Returns an error message when a listener cannot be set up or the data cannot be
+  // loaded (empty when the reason was logged already). Between binding and
   // the readiness lines it runs the announce hook if one is set (the binary logs Redis's
   // start-up sequence there), else logs "Running mode=standalone, port=<port>.".
   std::optional<std::string> Start();

@@ -77,6 +77,9 @@ class AppendOnlyFile {
   // DEBUG LOADAOF: the data emptied and loaded again from the directory (the server exits when
   // that fails, as Redis).
   void DebugLoad();
+  // aofDelHistoryFiles: the files a rewrite made history deleted and dropped from the manifest,
+  // unless aof-disable-auto-gc (also run when CONFIG SET turns that off).
+  void DeleteHistory();
   // Redis's prepareForShutdown: the rewrite child killed, the buffer written and fsynced.
   void PrepareShutdown();
 
@@ -103,7 +106,6 @@ class AppendOnlyFile {
                                        std::function<void()> key_saved = nullptr);
   bool StartRewrite();
   void RewriteDone(bool ok, int signal);
-  void DeleteHistory();
   void FsyncLoop();
   void SwapFd(int fd);
   bool FsyncAllowed() const;
@@ -155,7 +157,8 @@ class AppendOnlyFile {
 };
 
 // Redis's start-up order (main): the AOF manifest, the data (the AOF with appendonly yes, else
-// dump.rdb), then the AOF opened for appending. The error is why the server must not start.
+// dump.rdb), then the AOF opened for appending. The error is why the server must not start; an
+// empty one when that was logged already (the AOF's failures: Redis exits after their lines).
 std::optional<std::string> LoadDataAtStartup(ServerState& s);
 // CONFIG SET appendonly (updateAppendonly): starts or stops the AOF; Redis's error text.
 std::optional<std::string> ApplyAppendonly(ServerState& s);
