@@ -141,19 +141,7 @@ Dispatcher::Verdict Dispatcher::Check(std::span<const std::string_view> args, Co
     Reject(spec, "Command not allowed inside a transaction", args, conn, reply);
     return Verdict::kRejected;
   }
-  // While a script is busy (past busy-reply-threshold), other clients may only run the
-  // allow-busy commands.
   const bool script_busy = state_->scripting && state_->scripting->busy();
-  if (script_busy && (spec->flags & kCmdAllowBusy) == 0) {
-    Reject(spec,
-           state_->scripting->running->eval_mode
-               ? "-BUSY Redis is busy running a script. You can only call SCRIPT KILL or "
-                 "SHUTDOWN NOSAVE."
-               : "-BUSY Redis is busy running a script. You can only call FUNCTION KILL or "
-                 "SHUTDOWN NOSAVE.",
-           args, conn, reply);
-    return Verdict::kRejected;
-  }
   // With a maxmemory, eviction runs before every command, and a command that may grow memory is
   // refused once nothing more may be evicted.
   if (state_->config.maxmemory != 0 && !script_busy &&
@@ -184,6 +172,19 @@ Dispatcher::Verdict Dispatcher::Check(std::span<const std::string_view> args, Co
   // Redis's processCommand while loading: only the commands flagged ok-loading run.
   if (state_->persistence.loading && (spec->flags & kCmdLoading) == 0) {
     Reject(spec, errors::kLoading, args, conn, reply);
+    return Verdict::kRejected;
+  }
+  // While a script is busy (past busy-reply-threshold), other clients may only run the
+  // allow-busy commands; after the loading check, as Redis (a busy script in an AOF being loaded
+  // gets -LOADING).
+  if (script_busy && (spec->flags & kCmdAllowBusy) == 0) {
+    Reject(spec,
+           state_->scripting->running->eval_mode
+               ? "-BUSY Redis is busy running a script. You can only call SCRIPT KILL or "
+                 "SHUTDOWN NOSAVE."
+               : "-BUSY Redis is busy running a script. You can only call FUNCTION KILL or "
+                 "SHUTDOWN NOSAVE.",
+           args, conn, reply);
     return Verdict::kRejected;
   }
   // CLIENT PAUSE holds a command only once it would run: unknown commands and arity errors are

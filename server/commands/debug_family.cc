@@ -1,7 +1,7 @@
-// DEBUG: the subcommands Redis's test suite and tools use that kvserver can honour (HELP, DIGEST,
-// DIGEST-VALUE, LOG, HTSTATS-KEY, OBJECT, POPULATE, PROTOCOL, SLEEP, SET-ACTIVE-EXPIRE,
-// SET-DISABLE-DENY-SCRIPTS, PAUSE-CRON, QUICKLIST-PACKED-THRESHOLD, ...). Every other
-// subcommand gets Redis's unknown-subcommand error. As in Redis 7, DEBUG is refused unless
+// DEBUG: the subcommands Redis's test suite and tools use that kvserver can honour (HELP,
+// AOF-FLUSH-SLEEP, DIGEST, DIGEST-VALUE, LOG, HTSTATS-KEY, OBJECT, POPULATE, PROTOCOL, SLEEP,
+// SET-ACTIVE-EXPIRE, SET-DISABLE-DENY-SCRIPTS, PAUSE-CRON, QUICKLIST-PACKED-THRESHOLD, ...). Every
+// other subcommand gets Redis's unknown-subcommand error. As in Redis 7, DEBUG is refused unless
 // enable-debug-command allows the client.
 
 #include <fmt/format.h>
@@ -254,7 +254,9 @@ void Debug(CommandContext& ctx) {
   if (argc == 2 && OptionIs(sub, "help")) {
     return ReplyHelp(
         ctx, "debug",
-        {"DIGEST",
+        {"AOF-FLUSH-SLEEP <microsec>",
+         "    Server will sleep before flushing the AOF, this is used for testing.",
+         "DIGEST",
          "    Output a hex signature representing the current DB content.",
          "DIGEST-VALUE <key> [<key> ...]",
          "    Output a hex signature of the values of all the specified keys.",
@@ -310,6 +312,13 @@ void Debug(CommandContext& ctx) {
     return ctx.reply.Ok();
   }
   if (argc == 3 && OptionIs(sub, "object")) return DebugObject(ctx);
+  if (argc == 3 && OptionIs(sub, "aof-flush-sleep")) {
+    // atoi, as Redis: the microseconds each write of the AOF's buffer waits first (for tests).
+    const std::string us(ctx.args[2].substr(0, ctx.args[2].find('\0')));
+    if (!ctx.server.aof) ctx.server.aof = std::make_shared<AppendOnlyFile>(ctx.server);
+    ctx.server.aof->set_flush_sleep_us(std::atoi(us.c_str()));
+    return ctx.reply.Ok();
+  }
   // A load serves the other clients from inside it, and DEBUG may run then: another load
   // meanwhile would empty the data under the running one, so it waits for the end.
   if (ctx.server.persistence.loading &&

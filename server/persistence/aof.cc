@@ -488,6 +488,7 @@ void AppendOnlyFile::Flush(bool force) {
   } else {
     flush_postponed_start_s_ = 0;
   }
+  if (flush_sleep_us_ > 0) ::usleep(static_cast<useconds_t>(flush_sleep_us_));
   ssize_t written = AofWrite(fd_, buf_);
   if (written != static_cast<ssize_t>(buf_.size())) {
     // Redis's flushAppendOnlyFile error path: logged at most every 30 s; with everysec or no,

@@ -80,6 +80,8 @@ class AppendOnlyFile {
   // aofDelHistoryFiles: the files a rewrite made history deleted and dropped from the manifest,
   // unless aof-disable-auto-gc (also run when CONFIG SET turns that off).
   void DeleteHistory();
+  // DEBUG AOF-FLUSH-SLEEP: each write of a non-empty buffer sleeps this long first (tests).
+  void set_flush_sleep_us(int64_t us) { flush_sleep_us_ = us; }
   // Redis's prepareForShutdown: the rewrite child killed, the buffer written and fsynced.
   void PrepareShutdown();
 
@@ -119,6 +121,7 @@ class AppendOnlyFile {
   int selected_db_ = -1;
   int64_t cur_timestamp_ = 0;
   bool load_stopped_ = false;  // the last LoadFiles was stopped by a shutdown
+  int64_t flush_sleep_us_ = 0;
   // Sizes for auto rewrite and INFO: the whole AOF (base + incr) and the base at the last rewrite.
   int64_t current_size_ = 0;
   int64_t base_size_ = 0;

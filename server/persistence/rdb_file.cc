@@ -302,12 +302,15 @@ RdbLoadResult LoadRdbBytes(DbSet& dbs, std::string_view data, const RdbLoadOptio
             if (stored == 0) {
               log("RDB file was saved with checksum disabled: no check performed.");
             } else if (static_cast<uint64_t>(stored) != expected) {
+              // Redis's two lines: the sums, then rdbReportCorruptRDB's (at offset 0, as the
+              // checksum's reader has no position).
               char line[128];
               std::snprintf(line, sizeof line,
-                            "Wrong RDB checksum expected: (%016" PRIx64 ") got (%016" PRIx64
+                            "Wrong RDB checksum expected: (%" PRIx64 ") but got (%" PRIx64
                             "). Aborting now.",
-                            static_cast<uint64_t>(stored), expected);
-              result.error = line;
+                            expected, static_cast<uint64_t>(stored));
+              log(line);
+              result.error = "Internal error in RDB reading offset 0 -> RDB CRC error";
               return result;
             }
           }

@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -140,7 +141,8 @@ TEST(RdbFileTest, RedisFileLoadsIntoKvserver) {
 // (every loading-process-events-interval-bytes), getting -LOADING and INFO's loading:1, while the
 // caller waits for its +OK; then everything is back (debug.c with key-load-delay slowing it down).
 TEST(RdbFileTest, DebugReloadServesOtherClientsWhileLoading) {
-  auto kv_server = ServerProcess::StartKvserver({"--enable-debug-command", "yes"});
+  auto kv_server =
+      ServerProcess::StartKvserver({"--dir", MakeTempDir(), "--enable-debug-command", "yes"});
   auto redis_server = ServerProcess::StartRedis({"--enable-debug-command", "yes"});
   ASSERT_NE(kv_server, nullptr);
   ASSERT_NE(redis_server, nullptr);
@@ -214,6 +216,36 @@ TEST(RdbFileTest, CorruptFileRefusesToStart) {
   }
   EXPECT_NE(out.find("Internal error in RDB reading offset"), std::string::npos) << out;
   EXPECT_NE(out.find("Fatal error loading the DB"), std::string::npos) << out;
+  EXPECT_EQ(out.find("Ready to accept connections"), std::string::npos) << out;
+}
+
+// A wrong checksum (integration/rdb's "Server should not start if RDB is corrupted"): Redis's
+// line with the two sums, then its "RDB CRC error", and no start.
+TEST(RdbFileTest, WrongChecksumRefusesToStart) {
+  auto redis_server = ServerProcess::StartRedis();
+  ASSERT_NE(redis_server, nullptr);
+  auto redis = RawConnection::Connect(redis_server->port());
+  redis->Call({"set", "a", "1"});
+  ASSERT_EQ(redis->Call({"save"}), "+OK\r\n");
+  const std::string path = redis_server->dir() + "/dump.rdb";
+  {
+    std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(-8, std::ios::end);
+    f << "foobar00";
+  }
+  const std::string cmd = std::string(KVSERVER_BINARY) + " --port 0 --bind 127.0.0.1 --dir '" +
+                          redis_server->dir() + "' 2>&1";
+  std::string out;
+  FILE* p = ::popen(cmd.c_str(), "r");
+  ASSERT_NE(p, nullptr);
+  char buf[4096];
+  size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
+  const int status = ::pclose(p);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 1) << out;
+  EXPECT_NE(out.find("Wrong RDB checksum expected: ("), std::string::npos) << out;
+  EXPECT_NE(out.find(") but got (30307261626f6f66). Aborting now."), std::string::npos) << out;
+  EXPECT_NE(out.find("RDB CRC error"), std::string::npos) << out;
   EXPECT_EQ(out.find("Ready to accept connections"), std::string::npos) << out;
 }
 

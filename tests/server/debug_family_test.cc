@@ -69,8 +69,13 @@ TEST(DebugFamilyTest, Subcommands) {
   EXPECT_TRUE(h.state().active_expire_enabled);
   EXPECT_EQ(h.Run({"DEBUG", "SET-ACTIVE-EXPIRE", "x"}), kOk);  // atoi: 0
   EXPECT_FALSE(h.state().active_expire_enabled);
+  EXPECT_EQ(h.Run({"DEBUG", "AOF-FLUSH-SLEEP", "0"}), kOk);
+  EXPECT_EQ(h.Run({"DEBUG", "AOF-FLUSH-SLEEP"}),
+            Err("unknown subcommand or wrong number of arguments for 'AOF-FLUSH-SLEEP'. Try DEBUG "
+                "HELP."));
   const std::string help = h.Run({"DEBUG", "HELP"});
-  EXPECT_EQ(help.substr(0, 5), "*42\r\n");
+  EXPECT_EQ(help.substr(0, 5), "*44\r\n");
+  EXPECT_NE(help.find("+AOF-FLUSH-SLEEP <microsec>\r\n"), std::string::npos);
   EXPECT_NE(help.find("+RELOAD [option ...]\r\n"), std::string::npos);
   EXPECT_NE(help.find("+DIGEST\r\n"), std::string::npos);
   EXPECT_NE(help.find("+DIGEST-VALUE <key> [<key> ...]\r\n"), std::string::npos);
