@@ -309,6 +309,7 @@ void ConfigResetStat(CommandContext& ctx) {
   for (CommandStats& stats : ctx.server.command_stats) stats = CommandStats{};
   ctx.server.error_stats.Reset();
   ctx.server.persistence.rdb_saves = 0;
+  ctx.server.persistence.child_info.ResetForkStats();
   if (ctx.server.aof) ctx.server.aof->ResetStats();
   ctx.server.lazy_freer.ResetFreedObjects();
   ctx.reply.Ok();

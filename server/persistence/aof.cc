@@ -629,6 +629,7 @@ bool AppendOnlyFile::StartRewrite() {
   preamble_ = s_.config.aof_use_rdb_preamble;
   ChildInfo& info = s_.persistence.child_info;
   info.Open(s_.dbs.TotalKeys());
+  const auto fork_start = std::chrono::steady_clock::now();
   const pid_t pid = ::fork();
   if (pid == 0) {
     // The child: the data as it was at the fork, written as the new base, telling the server its
@@ -645,6 +646,9 @@ bool AppendOnlyFile::StartRewrite() {
     spdlog::warn("Can't rewrite append only file in background: fork: {}", Errno());
     return false;
   }
+  info.Forked(std::chrono::duration_cast<std::chrono::microseconds>(
+                  std::chrono::steady_clock::now() - fork_start)
+                  .count());
   spdlog::info("Background append only file rewriting started by pid {}", pid);
   child_pid_ = pid;
   rewrite_scheduled_ = false;

@@ -23,6 +23,13 @@ class ChildInfo {
   // The server, before it forks (redisFork): a new pipe, the current figures reset, `keys_total`
   // the keys the child is to save.
   void Open(uint64_t keys_total);
+  // The server, once the fork succeeded: INFO's total_forks and latest_fork_usec.
+  void Forked(int64_t fork_us) {
+    ++total_forks_;
+    latest_fork_usec_ = fork_us;
+  }
+  // CONFIG RESETSTAT.
+  void ResetForkStats() { total_forks_ = latest_fork_usec_ = 0; }
   // The server, once the child is reaped (resetChildState): the pipe closed, the current figures
   // reset.
   void Close();
@@ -45,6 +52,8 @@ class ChildInfo {
   uint64_t keys_total() const { return keys_total_; }
   uint64_t rdb_last_cow_size() const { return rdb_last_cow_size_; }
   uint64_t aof_last_cow_size() const { return aof_last_cow_size_; }
+  int64_t total_forks() const { return total_forks_; }
+  int64_t latest_fork_usec() const { return latest_fork_usec_; }
 
  private:
   struct Message {
@@ -64,6 +73,8 @@ class ChildInfo {
   uint64_t keys_total_ = 0;
   uint64_t rdb_last_cow_size_ = 0;
   uint64_t aof_last_cow_size_ = 0;
+  int64_t total_forks_ = 0;
+  int64_t latest_fork_usec_ = 0;
   // The child's side.
   int64_t cow_updated_us_ = 0;
   int64_t cow_update_cost_us_ = 0;

@@ -90,6 +90,7 @@ std::optional<std::string> StartBackgroundSave(ServerState& s) {
   RdbSaveOptions options = SaveOptions(s);
   const std::string path = SnapshotPath(s);
   p.child_info.Open(s.dbs.TotalKeys());
+  const auto fork_start = std::chrono::steady_clock::now();
   const pid_t pid = ::fork();
   if (pid == 0) {
     // The child: the dataset as it was at the fork (copy-on-write), written and done, telling
@@ -106,6 +107,9 @@ std::optional<std::string> StartBackgroundSave(ServerState& s) {
     spdlog::warn("Can't save in background: fork: {}", why);
     return why;
   }
+  p.child_info.Forked(std::chrono::duration_cast<std::chrono::microseconds>(
+                          std::chrono::steady_clock::now() - fork_start)
+                          .count());
   spdlog::info("Background saving started by pid {}", pid);
   p.child_pid = pid;
   p.bgsave_start_s = now_s;

@@ -281,11 +281,15 @@ TEST(Persistence, ChildrenReportTheirCopyOnWrite) {
   EXPECT_EQ(InfoNumber(*c, "current_cow_peak"), 0);
   EXPECT_EQ(InfoNumber(*c, "current_save_keys_total"), 0);
   EXPECT_EQ(InfoNumber(*c, "aof_last_cow_size"), 0);
+  EXPECT_TRUE(Contains(c->Call({"info", "stats"}), "\r\ntotal_forks:1\r\n"));
 
   ASSERT_EQ(c->Call({"bgrewriteaof"}), "+Background append only file rewriting started\r\n");
   RewriteValues(*c, kKeys);
   ASSERT_TRUE(WaitForPersistenceInfo(*c, "aof_rewrite_in_progress:0\r\n"));
   EXPECT_GE(InfoNumber(*c, "aof_last_cow_size"), kMinCow);
+  EXPECT_TRUE(Contains(c->Call({"info", "stats"}), "\r\ntotal_forks:2\r\n"));
+  EXPECT_EQ(c->Call({"config", "resetstat"}), "+OK\r\n");
+  EXPECT_TRUE(Contains(c->Call({"info", "stats"}), "\r\ntotal_forks:0\r\n"));
 }
 
 // A BGSAVE child killed by another signal than the server's own SIGUSR1 is a failed save: writes

@@ -54,6 +54,21 @@ TEST(ChildInfoTest, ReportsReachTheServerSide) {
   EXPECT_EQ(info.rdb_last_cow_size(), last);
 }
 
+// INFO's total_forks and latest_fork_usec; CONFIG RESETSTAT zeroes them.
+TEST(ChildInfoTest, CountsForks) {
+  ChildInfo info;
+  EXPECT_EQ(info.total_forks(), 0);
+  info.Forked(120);
+  info.Forked(80);
+  EXPECT_EQ(info.total_forks(), 2);
+  EXPECT_EQ(info.latest_fork_usec(), 80);
+  info.Close();  // a reaped child leaves the counts
+  EXPECT_EQ(info.total_forks(), 2);
+  info.ResetForkStats();
+  EXPECT_EQ(info.total_forks(), 0);
+  EXPECT_EQ(info.latest_fork_usec(), 0);
+}
+
 // KeySaved reports every 1024 keys, at most once a second: the first key reports at once.
 TEST(ChildInfoTest, KeySavedReportsAtMostOnceASecond) {
   ChildInfo info;
