@@ -85,10 +85,13 @@ CommandRegistry BuildCommandRegistry(
   RegisterHashFamily(registry);
   RegisterSetFamily(registry);
   RegisterZSetFamily(registry);
+  RegisterZSetRangeFamily(registry);
+  RegisterZSetSetOpFamily(registry);
   RegisterGeoFamily(registry);
   RegisterHllFamily(registry);
   RegisterSortFamily(registry);
   RegisterStreamFamily(registry);
+  RegisterStreamGroupFamily(registry);
   RegisterPubSubFamily(registry);
   RegisterTransactionFamily(registry);
   RegisterDumpFamily(registry);

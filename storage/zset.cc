@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <new>
 #include <utility>
 
 namespace kv {
@@ -81,52 +82,60 @@ void ZSet::Iterator::Prev() {
 
 // ---- Life cycle ----
 
-ZSet::ZSet(bool big) {
-  if (big) big_ = std::make_unique<Big>();
+ZSet::ZSet(bool big) : lp_() {
+  if (big) {
+    auto b = std::make_unique<Big>();
+    lp_.~ListPack();
+    SetBig(std::move(b));
+  }
 }
 
-ZSet::~ZSet() { FreeBig(); }
+ZSet::~ZSet() {
+  FreeBig();
+  lp_.~ListPack();
+}
 
 void ZSet::FreeBig() {
-  if (big_ == nullptr) return;
-  big_->tree.Clear([](ScoredMember* m) { ScoredMember::Free(m); });
-  big_->index.Clear();
-  big_.reset();
+  Big* b = big();
+  if (b == nullptr) return;
+  b->tree.Clear([](ScoredMember* m) { ScoredMember::Free(m); });
+  b->index.Clear();
+  delete b;
+  new (&lp_) ListPack();
 }
 
 bool ZSet::ReleaseSome(size_t budget) {
-  if (big_ == nullptr) return true;
+  Big* b = big();
+  if (b == nullptr) return true;
   // The index only points at the members (freed with the tree): its table goes last.
-  if (!big_->tree.ReleaseSome(budget, [](ScoredMember* m) { ScoredMember::Free(m); })) {
-    return false;
-  }
-  if (!big_->index.ReleaseSome(budget)) return false;
-  big_.reset();
+  if (!b->tree.ReleaseSome(budget, [](ScoredMember* m) { ScoredMember::Free(m); })) return false;
+  if (!b->index.ReleaseSome(budget)) return false;
+  delete b;
+  new (&lp_) ListPack();
   return true;
 }
 
-size_t ZSet::size() const { return big_ == nullptr ? lp_.size() / 2 : big_->tree.size(); }
+size_t ZSet::size() const { return is_listpack() ? lp_.size() / 2 : big()->tree.size(); }
 
 std::unique_ptr<Aggregate> ZSet::Clone() const {
-  auto copy = std::make_unique<ZSet>(big_ != nullptr);
-  if (big_ == nullptr) {
-    copy->lp_ = lp_.Clone();
-    return copy;
-  }
-  copy->big_->index.Reserve(size());
-  for (auto it = big_->tree.begin(); it.valid(); it.Next()) {
+  const Big* b = big();
+  if (b == nullptr) return std::make_unique<ZSet>(lp_.Clone());
+  auto copy = std::make_unique<ZSet>(true);
+  copy->big()->index.Reserve(size());
+  for (auto it = b->tree.begin(); it.valid(); it.Next()) {
     copy->AddNew((*it)->score(), (*it)->member());
   }
   return copy;
 }
 
 size_t ZSet::AllocatedBytes(size_t samples) const {
-  if (big_ == nullptr) return lp_.allocated();
-  size_t bytes = malloc_usable_size(big_.get()) + big_->tree.NodeBytes() + big_->index.TableBytes();
-  const size_t n = big_->tree.size();
+  const Big* b = big();
+  if (b == nullptr) return lp_.allocated();
+  size_t bytes =
+      malloc_usable_size(const_cast<Big*>(b)) + b->tree.NodeBytes() + b->index.TableBytes();
+  const size_t n = b->tree.size();
   size_t measured = 0, member_bytes = 0;
-  for (auto it = big_->tree.begin(); it.valid() && (samples == 0 || measured < samples);
-       it.Next()) {
+  for (auto it = b->tree.begin(); it.valid() && (samples == 0 || measured < samples); it.Next()) {
     member_bytes += (*it)->allocated();
     ++measured;
   }
@@ -203,28 +212,31 @@ bool ZSet::ListPackIsInLexRange(const LexRange& range) const {
 // ---- Big form ----
 
 bool ZSet::BigIsInRange(const ScoreRange& range) const {
-  if (range.Empty() || big_->tree.empty()) return false;
-  if (!range.GteMin((*big_->tree.last())->score())) return false;
-  return range.LteMax((*big_->tree.begin())->score());
+  const ScoreTree& tree = big()->tree;
+  if (range.Empty() || tree.empty()) return false;
+  if (!range.GteMin((*tree.last())->score())) return false;
+  return range.LteMax((*tree.begin())->score());
 }
 
 bool ZSet::BigIsInLexRange(const LexRange& range) const {
-  if (range.Empty() || big_->tree.empty()) return false;
-  if (!range.GteMin((*big_->tree.last())->member())) return false;
-  return range.LteMax((*big_->tree.begin())->member());
+  const ScoreTree& tree = big()->tree;
+  if (range.Empty() || tree.empty()) return false;
+  if (!range.GteMin((*tree.last())->member())) return false;
+  return range.LteMax((*tree.begin())->member());
 }
 
 void ZSet::AddNew(double score, std::string_view member) {
   ScoredMember* m = ScoredMember::Make(score, member);
-  big_->index.Insert(m);
-  big_->tree.Insert(m);
+  Big* b = big();
+  b->index.Insert(m);
+  b->tree.Insert(m);
 }
 
 // ---- Common API ----
 
 bool ZSet::Score(std::string_view member, double* score) const {
-  if (big_ == nullptr) return ListPackFind(member, score) != ListPack::npos;
-  const ScoredMember* m = big_->index.Find(member);
+  if (is_listpack()) return ListPackFind(member, score) != ListPack::npos;
+  const ScoredMember* m = big()->index.Find(member);
   if (m == nullptr) return false;
   *score = m->score();
   return true;
@@ -242,7 +254,7 @@ bool ZSet::Add(double score, std::string_view member, int flags, int* out, doubl
     *out = kOutNan;
     return false;
   }
-  if (big_ == nullptr) {
+  if (is_listpack()) {
     double cur;
     const ListPack::Pos eptr = ListPackFind(member, &cur);
     if (eptr != ListPack::npos) {
@@ -283,7 +295,8 @@ bool ZSet::Add(double score, std::string_view member, int flags, int* out, doubl
       return true;
     }
   }
-  ScoredMember* m = big_->index.Find(member);
+  Big* b = big();
+  ScoredMember* m = b->index.Find(member);
   if (m != nullptr) {
     if (nx) {
       *out |= kOutNop;
@@ -303,9 +316,9 @@ bool ZSet::Add(double score, std::string_view member, int flags, int* out, doubl
     }
     if (newscore != nullptr) *newscore = score;
     if (score != cur) {
-      big_->tree.Erase(cur, member);
+      b->tree.Erase(cur, member);
       m->set_score(score);
-      big_->tree.Insert(m);
+      b->tree.Insert(m);
       *out |= kOutUpdated;
     }
     return true;
@@ -321,22 +334,23 @@ bool ZSet::Add(double score, std::string_view member, int flags, int* out, doubl
 }
 
 bool ZSet::Remove(std::string_view member) {
-  if (big_ == nullptr) {
+  if (is_listpack()) {
     const ListPack::Pos eptr = ListPackFind(member, nullptr);
     if (eptr == ListPack::npos) return false;
     ListPackDelete(eptr);
     return true;
   }
-  ScoredMember* m = big_->index.Erase(member);
+  Big* b = big();
+  ScoredMember* m = b->index.Erase(member);
   if (m == nullptr) return false;
-  big_->tree.Erase(m->score(), member);
+  b->tree.Erase(m->score(), member);
   ScoredMember::Free(m);
   return true;
 }
 
 bool ZSet::Rank(std::string_view member, bool reverse, size_t* rank, double* score) const {
   const size_t n = size();
-  if (big_ == nullptr) {
+  if (is_listpack()) {
     size_t r = 0;
     for (ListPack::Pos eptr = lp_.First(); eptr != ListPack::npos;) {
       const ListPack::Pos sptr = lp_.Next(eptr);
@@ -350,9 +364,10 @@ bool ZSet::Rank(std::string_view member, bool reverse, size_t* rank, double* sco
     }
     return false;
   }
-  const ScoredMember* m = big_->index.Find(member);
+  const Big* b = big();
+  const ScoredMember* m = b->index.Find(member);
   if (m == nullptr) return false;
-  const size_t r = big_->tree.Rank(m->score(), member);
+  const size_t r = b->tree.Rank(m->score(), member);
   *rank = reverse ? n - 1 - r : r;
   if (score != nullptr) *score = m->score();
   return true;
@@ -360,8 +375,8 @@ bool ZSet::Rank(std::string_view member, bool reverse, size_t* rank, double* sco
 
 ZSet::Iterator ZSet::Seek(size_t rank) const {
   Iterator it;
-  if (big_ != nullptr) {
-    it.it_ = big_->tree.Seek(rank);
+  if (!is_listpack()) {
+    it.it_ = big()->tree.Seek(rank);
     return it;
   }
   it.lp_ = &lp_;
@@ -373,7 +388,7 @@ ZSet::Iterator ZSet::Seek(size_t rank) const {
 
 ZSet::Iterator ZSet::FirstInRange(const ScoreRange& range) const {
   Iterator it;
-  if (big_ == nullptr) {
+  if (is_listpack()) {
     it.lp_ = &lp_;
     if (!ListPackIsInRange(range)) return it;
     for (ListPack::Pos eptr = lp_.First(); eptr != ListPack::npos;) {
@@ -392,15 +407,15 @@ ZSet::Iterator ZSet::FirstInRange(const ScoreRange& range) const {
   }
   if (!BigIsInRange(range)) return it;
   size_t rank;
-  ScoreTree::Iterator t =
-      big_->tree.LowerBound([&](const ScoreTree::Key& k) { return !range.GteMin(k.score); }, &rank);
+  ScoreTree::Iterator t = big()->tree.LowerBound(
+      [&](const ScoreTree::Key& k) { return !range.GteMin(k.score); }, &rank);
   if (t.valid() && range.LteMax((*t)->score())) it.it_ = t;
   return it;
 }
 
 ZSet::Iterator ZSet::LastInRange(const ScoreRange& range) const {
   Iterator it;
-  if (big_ == nullptr) {
+  if (is_listpack()) {
     it.lp_ = &lp_;
     if (!ListPackIsInRange(range)) return it;
     for (ListPack::Pos eptr = lp_.Seek(-2); eptr != ListPack::npos;) {
@@ -420,9 +435,9 @@ ZSet::Iterator ZSet::LastInRange(const ScoreRange& range) const {
   }
   if (!BigIsInRange(range)) return it;
   const size_t upto =
-      big_->tree.CountBefore([&](const ScoreTree::Key& k) { return range.LteMax(k.score); });
+      big()->tree.CountBefore([&](const ScoreTree::Key& k) { return range.LteMax(k.score); });
   if (upto == 0) return it;
-  ScoreTree::Iterator t = big_->tree.Seek(upto - 1);
+  ScoreTree::Iterator t = big()->tree.Seek(upto - 1);
   if (range.GteMin((*t)->score())) it.it_ = t;
   return it;
 }
@@ -430,7 +445,7 @@ ZSet::Iterator ZSet::LastInRange(const ScoreRange& range) const {
 ZSet::Iterator ZSet::FirstInLexRange(const LexRange& range) const {
   Iterator it;
   char buf[ListPackValue::kIntBufSize];
-  if (big_ == nullptr) {
+  if (is_listpack()) {
     it.lp_ = &lp_;
     if (!ListPackIsInLexRange(range)) return it;
     for (ListPack::Pos eptr = lp_.First(); eptr != ListPack::npos;) {
@@ -448,7 +463,7 @@ ZSet::Iterator ZSet::FirstInLexRange(const LexRange& range) const {
   }
   if (!BigIsInLexRange(range)) return it;
   size_t rank;
-  ScoreTree::Iterator t = big_->tree.LowerBound(
+  ScoreTree::Iterator t = big()->tree.LowerBound(
       [&](const ScoreTree::Key& k) { return !range.GteMin(k.member()); }, &rank);
   if (t.valid() && range.LteMax((*t)->member())) it.it_ = t;
   return it;
@@ -457,7 +472,7 @@ ZSet::Iterator ZSet::FirstInLexRange(const LexRange& range) const {
 ZSet::Iterator ZSet::LastInLexRange(const LexRange& range) const {
   Iterator it;
   char buf[ListPackValue::kIntBufSize];
-  if (big_ == nullptr) {
+  if (is_listpack()) {
     it.lp_ = &lp_;
     if (!ListPackIsInLexRange(range)) return it;
     for (ListPack::Pos eptr = lp_.Seek(-2); eptr != ListPack::npos;) {
@@ -476,39 +491,40 @@ ZSet::Iterator ZSet::LastInLexRange(const LexRange& range) const {
   }
   if (!BigIsInLexRange(range)) return it;
   const size_t upto =
-      big_->tree.CountBefore([&](const ScoreTree::Key& k) { return range.LteMax(k.member()); });
+      big()->tree.CountBefore([&](const ScoreTree::Key& k) { return range.LteMax(k.member()); });
   if (upto == 0) return it;
-  ScoreTree::Iterator t = big_->tree.Seek(upto - 1);
+  ScoreTree::Iterator t = big()->tree.Seek(upto - 1);
   if (range.GteMin((*t)->member())) it.it_ = t;
   return it;
 }
 
 size_t ZSet::RankOfFirstInRange(const ScoreRange& range) const {
-  return big_->tree.CountBefore([&](const ScoreTree::Key& k) { return !range.GteMin(k.score); });
+  return big()->tree.CountBefore([&](const ScoreTree::Key& k) { return !range.GteMin(k.score); });
 }
 
 size_t ZSet::RankOfFirstInLexRange(const LexRange& range) const {
-  return big_->tree.CountBefore([&](const ScoreTree::Key& k) { return !range.GteMin(k.member()); });
+  return big()->tree.CountBefore(
+      [&](const ScoreTree::Key& k) { return !range.GteMin(k.member()); });
 }
 
 size_t ZSet::CountInRange(const ScoreRange& range) const {
   Iterator it = FirstInRange(range);
   if (!it.valid()) return 0;
-  if (big_ == nullptr) {
+  if (is_listpack()) {
     size_t count = 0;
     for (; it.valid() && range.LteMax(it.score()); it.Next()) ++count;
     return count;
   }
   const size_t lo = RankOfFirstInRange(range);
   const size_t hi =
-      big_->tree.CountBefore([&](const ScoreTree::Key& k) { return range.LteMax(k.score); });
+      big()->tree.CountBefore([&](const ScoreTree::Key& k) { return range.LteMax(k.score); });
   return hi > lo ? hi - lo : 0;
 }
 
 size_t ZSet::CountInLexRange(const LexRange& range) const {
   Iterator it = FirstInLexRange(range);
   if (!it.valid()) return 0;
-  if (big_ == nullptr) {
+  if (is_listpack()) {
     size_t count = 0;
     char buf[ListPackValue::kIntBufSize];
     for (; it.valid() && range.LteMax(it.member(buf)); it.Next()) ++count;
@@ -516,25 +532,26 @@ size_t ZSet::CountInLexRange(const LexRange& range) const {
   }
   const size_t lo = RankOfFirstInLexRange(range);
   const size_t hi =
-      big_->tree.CountBefore([&](const ScoreTree::Key& k) { return range.LteMax(k.member()); });
+      big()->tree.CountBefore([&](const ScoreTree::Key& k) { return range.LteMax(k.member()); });
   return hi > lo ? hi - lo : 0;
 }
 
 size_t ZSet::DeleteRangeByRank(size_t start, size_t end) {
   const size_t num = end - start + 1;
-  if (big_ == nullptr) {
+  if (is_listpack()) {
     lp_.DeleteRange(static_cast<long>(2 * start), 2 * num);
     return num;
   }
-  big_->tree.EraseRange(start, num, [&](ScoredMember* m) {
-    big_->index.Erase(m->member());
+  Big* b = big();
+  b->tree.EraseRange(start, num, [&](ScoredMember* m) {
+    b->index.Erase(m->member());
     ScoredMember::Free(m);
   });
   return num;
 }
 
 size_t ZSet::DeleteRangeByScore(const ScoreRange& range) {
-  if (big_ == nullptr) {
+  if (is_listpack()) {
     size_t num = 0;
     Iterator it = FirstInRange(range);
     ListPack::Pos eptr = it.valid() ? it.eptr_ : ListPack::npos;
@@ -548,13 +565,13 @@ size_t ZSet::DeleteRangeByScore(const ScoreRange& range) {
   }
   const size_t lo = RankOfFirstInRange(range);
   const size_t hi =
-      big_->tree.CountBefore([&](const ScoreTree::Key& k) { return range.LteMax(k.score); });
+      big()->tree.CountBefore([&](const ScoreTree::Key& k) { return range.LteMax(k.score); });
   if (hi <= lo) return 0;
   return DeleteRangeByRank(lo, hi - 1);
 }
 
 size_t ZSet::DeleteRangeByLex(const LexRange& range) {
-  if (big_ == nullptr) {
+  if (is_listpack()) {
     size_t num = 0;
     Iterator it = FirstInLexRange(range);
     ListPack::Pos eptr = it.valid() ? it.eptr_ : ListPack::npos;
@@ -568,13 +585,13 @@ size_t ZSet::DeleteRangeByLex(const LexRange& range) {
   }
   const size_t lo = RankOfFirstInLexRange(range);
   const size_t hi =
-      big_->tree.CountBefore([&](const ScoreTree::Key& k) { return range.LteMax(k.member()); });
+      big()->tree.CountBefore([&](const ScoreTree::Key& k) { return range.LteMax(k.member()); });
   if (hi <= lo) return 0;
   return DeleteRangeByRank(lo, hi - 1);
 }
 
 void ZSet::ConvertToBig() {
-  if (big_ != nullptr) return;
+  if (!is_listpack()) return;
   auto big = std::make_unique<Big>();
   big->index.Reserve(size());
   char buf[ListPackValue::kIntBufSize];
@@ -585,25 +602,29 @@ void ZSet::ConvertToBig() {
     big->tree.Insert(m);
     eptr = lp_.Next(sptr);
   }
-  big_ = std::move(big);
-  lp_ = ListPack();
+  lp_.~ListPack();
+  SetBig(std::move(big));
 }
 
 void ZSet::ConvertToListPackIfNeeded(size_t maxelelen, size_t totelelen, const Limits& limits) {
-  if (big_ == nullptr) return;
+  const Big* b = big();
+  if (b == nullptr) return;
   if (size() > limits.max_listpack_entries || maxelelen > limits.max_listpack_value ||
       totelelen > ListPack::kMaxSafetySize) {
     return;
   }
-  for (auto it = big_->tree.begin(); it.valid(); it.Next()) {
-    ListPackInsertAt(ListPack::npos, (*it)->member(), (*it)->score());
+  // The listpack is built aside (the word holds the Big until it is freed), then takes its place.
+  ZSet small{ListPack()};
+  for (auto it = b->tree.begin(); it.valid(); it.Next()) {
+    small.ListPackInsertAt(ListPack::npos, (*it)->member(), (*it)->score());
   }
   FreeBig();
+  lp_ = std::move(small.lp_);
 }
 
 uint64_t ZSet::Scan(uint64_t cursor, size_t count,
                     absl::FunctionRef<void(std::string_view member, double score)> fn) const {
-  return big_->index.Scan(cursor, count, [&](ScoredMember* m) { fn(m->member(), m->score()); });
+  return big()->index.Scan(cursor, count, [&](ScoredMember* m) { fn(m->member(), m->score()); });
 }
 
 void ZSet::ForEach(absl::FunctionRef<void(std::string_view member, double score)> fn) const {
@@ -612,11 +633,12 @@ void ZSet::ForEach(absl::FunctionRef<void(std::string_view member, double score)
 }
 
 bool ZSet::Check() const {
-  if (big_ == nullptr) return lp_.size() % 2 == 0;
-  if (!big_->tree.Check() || !big_->index.Check()) return false;
-  if (big_->tree.size() != big_->index.size()) return false;
-  for (auto it = big_->tree.begin(); it.valid(); it.Next()) {
-    if (big_->index.Find((*it)->member()) != *it) return false;
+  if (is_listpack()) return lp_.size() % 2 == 0;
+  const Big* b = big();
+  if (!b->tree.Check() || !b->index.Check()) return false;
+  if (b->tree.size() != b->index.size()) return false;
+  for (auto it = b->tree.begin(); it.valid(); it.Next()) {
+    if (b->index.Find((*it)->member()) != *it) return false;
   }
   return true;
 }

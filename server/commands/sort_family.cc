@@ -175,7 +175,9 @@ void SortGeneric(CommandContext& ctx, bool readonly) {
   std::optional<std::string_view> sort_by;
   std::vector<std::string_view> get_patterns;
 
-  // The options, SQL-like.
+  // The options, SQL-like. Redis also refuses BY with a '*' pattern, and GET, in cluster mode
+  // and for ACL users without access to every key; kvserver refuses cluster-enabled yes and every
+  // user but a default one with every permission at start, so neither refusal can apply yet.
   const size_t argc = ctx.args.size();
   for (size_t j = 2; j < argc; ++j) {
     const size_t left = argc - j - 1;

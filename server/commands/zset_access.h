@@ -18,6 +18,14 @@ inline ZSet::Limits ZSetLimits(const CommandContext& ctx) {
           static_cast<size_t>(ctx.server.config.zset_max_listpack_value)};
 }
 
+// The sorted set at `key` for reading (lookupKeyRead) or writing: see ReadAggregate.
+inline bool ReadZSet(CommandContext& ctx, std::string_view key, ZSet** out) {
+  return ReadAggregate<ZSet>(ctx, key, out);
+}
+inline bool WriteZSet(CommandContext& ctx, std::string_view key, ZSet** out) {
+  return WriteAggregate<ZSet>(ctx, key, out);
+}
+
 // Redis's setKey(..., 0): `key` gets `z`, replacing whatever it held and its TTL, and is
 // signalled modified. A new key wakes the clients blocked on it (dbAdd); an overwritten one does
 // not (dbOverwrite).

@@ -409,6 +409,42 @@ TEST_F(ScriptingDiffTest, CommandsCalledFromScripts) {
   });
 }
 
+// sort.c forces a sort by strings for SORT ... BY <constant> of a set when a script calls it
+// (CLIENT_SCRIPT: EVAL and FCALL alike), whatever its encoding; lists and sorted sets keep their
+// order, which a script can rely on.
+TEST_F(ScriptingDiffTest, SortByConstantInScriptsSortsOnlySets) {
+  ExpectSameReplies({
+      {"DEL", "ints", "strs", "lz", "bz", "l"},
+      {"SADD", "ints", "5", "30", "100", "-2", "7"},
+      {"SADD", "strs", "b", "10", "a", "9", "c"},
+      {"ZADD", "lz", "1", "z", "2", "y", "3", "x"},
+      {"ZADD", "bz", "1", "z", "2", "y", "3", "x", "4",
+       "a-member-longer-than-sixty-four-bytes-makes-this-sorted-set-a-skiplist-at-once"},
+      {"RPUSH", "l", "3", "1", "2"},
+      {"OBJECT", "ENCODING", "ints"},
+      {"OBJECT", "ENCODING", "bz"},
+      Eval("return redis.call('sort', 'ints', 'by', 'nosort')"),
+      Eval("return redis.call('sort', 'ints', 'by', 'nosort', 'desc')"),
+      Eval("return redis.call('sort', 'strs', 'by', 'constant', 'limit', 1, 3)"),
+      Eval("return redis.call('sort_ro', 'strs', 'by', 'nosort', 'get', '#')"),
+      Eval("return redis.call('sort', 'lz', 'by', 'nosort')"),
+      Eval("return redis.call('sort', 'lz', 'by', 'nosort', 'desc', 'limit', 0, 2)"),
+      Eval("return redis.call('sort', 'bz', 'by', 'nosort', 'limit', 1, 2)"),
+      Eval("return redis.call('sort', 'l', 'by', 'nosort')"),
+      {"FUNCTION", "LOAD", "REPLACE",
+       "#!lua name=sortlib\n"
+       "redis.register_function('sort_nosort', function(keys) "
+       "return redis.call('sort', keys[1], 'by', 'nosort') end)"},
+      {"FCALL", "sort_nosort", "1", "ints"},
+      {"FCALL", "sort_nosort", "1", "lz"},
+      {"FUNCTION", "DELETE", "sortlib"},
+      {"SORT", "lz", "BY", "nosort"},
+      {"SORT", "ints", "BY", "nosort", "STORE", "dst"},
+      {"LRANGE", "dst", "0", "-1"},
+      {"DEL", "dst"},
+  });
+}
+
 TEST_F(ScriptingDiffTest, ScriptCache) {
   Both({"SCRIPT", "FLUSH"});
   ExpectSameReplies({
