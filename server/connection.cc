@@ -169,7 +169,59 @@ bool Connection::SocketWritable() {
 }
 
 void Connection::SocketWake() {
-  if (waiter_) std::move(waiter_)();
+  if (!waiter_) return;
+  // Most reports find the loop idle for input and end in one request/reply exchange: served
+  // here, the coroutine is neither resumed nor suspended again (that round trip cost more CPU
+  // than the exchange's own user-space work).
+  if (idle_read_ && ServeIdleInput()) return;
+  std::move(waiter_)();
+}
+
+bool Connection::ServeIdleInput() {
+  try {
+    while (readable_) {
+      if (closed_ || state_.close_asap || held_ || state_.blocked || state_.close_after_reply ||
+          peer_closed_ || delay_ms_ > 0 || release_buffers_ || shrink_input_) {
+        return false;
+      }
+      switch (ReadInput()) {
+        case ReadResult::kData:
+          break;
+        case ReadResult::kNothing:
+          return !readable_;  // drained; or interrupted, and the loop reads again
+        case ReadResult::kEof:
+          peer_closed_ = true;  // nothing is pending: the loop ends the connection
+          return false;
+        case ReadResult::kFail:
+          state_.close_asap = true;
+          return false;
+      }
+      input_left_ = ProcessInput();
+      // A command may have woken the loop (CLIENT KILL of itself, say): it takes over.
+      if (!waiter_) return true;
+      // The loop's other states (it writes the replies made so far first).
+      if (state_.close_asap || held_ || state_.blocked || state_.close_after_reply ||
+          delay_ms_ > 0 || (!out_.empty() && server_->AofGroupCommitPending())) {
+        return false;
+      }
+      if (!out_.empty() && !WriteOutput()) {
+        state_.close_asap = true;
+        return false;
+      }
+      // More commands to run after a batch of output, or the socket is full: for the loop.
+      if (input_left_ || !out_.empty()) return false;
+      in_.ShrinkIfEmpty(kKeepBufferCapacity);
+      out_.ShrinkIfEmpty(kKeepBufferCapacity);
+    }
+    return true;
+  } catch (const std::exception& e) {
+    // As Run() does for the loop: this connection ends, the server goes on.
+    if (server_->log_) {
+      server_->log_->warn("Closing client id={} after an internal error: {}", state_.id, e.what());
+    }
+    Close();  // wakes the loop, which forgets the connection
+    return true;
+  }
 }
 
 void Connection::Resume() {
@@ -277,16 +329,15 @@ asio::awaitable<void> Connection::Serve() {
   watch_ = std::make_unique<SocketWatch>(server_->io_, fd_, this);
   if (!watch_->ok()) co_return;
   last_interaction_ms_ = server_->state_.clock->NowMs();
-  bool input_left = false;  // the input may hold complete commands that have not run yet
   while (!closed_) {
     // Run commands and write their replies until the input holds no complete command, or the
     // client has too many replies waiting.
     while (true) {
-      if (input_left && !state_.blocked && !state_.close_after_reply &&
+      if (input_left_ && !held_ && !state_.blocked && !state_.close_after_reply && delay_ms_ == 0 &&
           out_.size() < kMaxPendingOutput) {
-        input_left = ProcessInput();
-        if (state_.close_asap) co_return;
+        input_left_ = ProcessInput();
       }
+      if (state_.close_asap) co_return;
       if (delay_ms_ > 0) {
         // An injected delay: this connection's replies wait on a timer; other clients go on.
         delay_timer_.expires_after(std::chrono::milliseconds(std::exchange(delay_ms_, 0)));
@@ -300,7 +351,7 @@ asio::awaitable<void> Connection::Serve() {
         if (closed_) co_return;
       }
       if (!out_.empty() && !WriteOutput()) co_return;
-      if (!input_left || held_ || state_.blocked || state_.close_after_reply ||
+      if (!input_left_ || held_ || state_.blocked || state_.close_after_reply ||
           out_.size() >= kMaxPendingOutput) {
         break;
       }
@@ -318,7 +369,7 @@ asio::awaitable<void> Connection::Serve() {
       if (readable_) {
         switch (ReadInput()) {
           case ReadResult::kData:
-            input_left = true;
+            input_left_ = true;
             break;
           case ReadResult::kNothing:
             break;
@@ -367,7 +418,7 @@ asio::awaitable<void> Connection::Serve() {
     ReadResult read = want_read && readable_ ? ReadInput() : ReadResult::kNothing;
     switch (read) {
       case ReadResult::kData:
-        input_left = true;
+        input_left_ = true;
         break;
       case ReadResult::kNothing:
         break;

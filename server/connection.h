@@ -104,6 +104,10 @@ class Connection : public std::enable_shared_from_this<Connection>,
   bool SocketReadable() override;
   bool SocketWritable() override;
   void SocketWake() override;
+  // The usual exchange, done in the watch's report instead of resuming the loop: a client idle
+  // for input sent requests, whose replies the socket takes at once. True when it was served (or
+  // closed) that way; false leaves the rest to the loop.
+  bool ServeIdleInput();
   // Ends the loop's wait (or the next one, if it is not waiting): it then looks at everything
   // again.
   void Wake();
@@ -164,6 +168,8 @@ class Connection : public std::enable_shared_from_this<Connection>,
   // Waiting for input with no replies pending: a monitor line wakes it so that the line is
   // written, and ReleaseIdleBuffers so that the buffers are freed.
   bool idle_read_ = false;
+  // The input may hold complete commands that have not run yet.
+  bool input_left_ = false;
   bool release_buffers_ = false;
   // Set by the cron for an input buffer much bigger than the client's recent needs: the loop
   // frees it once it is empty. input_peak_ is those needs since the cron's last look.
