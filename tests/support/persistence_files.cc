@@ -52,6 +52,17 @@ SeenDuringLoad ObserveSlowLoad(int port, const std::vector<std::string>& command
   return seen;
 }
 
+SeenDuringLoad SeenDuringAServedLoad() {
+  return {"loading:1", "-LOADING Redis is loading the dataset in memory\r\n", "+OK\r\n",
+          "+PONG\r\n", "loading:0"};
+}
+
+std::ostream& operator<<(std::ostream& out, const SeenDuringLoad& seen) {
+  return out << "{during: " << seen.loading_during << ", " << Escape(seen.ping_during) << "; reply "
+             << Escape(seen.reply) << "; after: " << Escape(seen.ping_after) << ", "
+             << seen.loading_after << "}";
+}
+
 std::string CheckRdb(const std::string& path) {
   const std::string cmd = "redis-check-rdb '" + path + "' 2>&1";
   FILE* p = ::popen(cmd.c_str(), "r");

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -20,8 +21,12 @@ bool WaitForPersistenceInfo(RawConnection& c, const std::string& needle);
 // reply and the "loading:" line again.
 struct SeenDuringLoad {
   std::string loading_during, ping_during, reply, ping_after, loading_after;
+  bool operator==(const SeenDuringLoad&) const = default;
 };
 SeenDuringLoad ObserveSlowLoad(int port, const std::vector<std::string>& command);
+// What Redis shows for a load that serves other clients: loading, -LOADING, +OK, then serving.
+SeenDuringLoad SeenDuringAServedLoad();
+std::ostream& operator<<(std::ostream& out, const SeenDuringLoad& seen);
 
 // redis-check-rdb's verdict on an RDB file: "exit 0\n" or "failed\n", then its output.
 std::string CheckRdb(const std::string& path);
