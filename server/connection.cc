@@ -173,8 +173,18 @@ void Connection::SocketWake() {
   // Most reports find the loop idle for input and end in one request/reply exchange: served
   // here, the coroutine is neither resumed nor suspended again (that round trip cost more CPU
   // than the exchange's own user-space work).
-  if (idle_read_ && ServeIdleInput()) return;
-  std::move(waiter_)();
+  asio::any_completion_handler<void()> waiter;
+  waiter.swap(waiter_);
+  if (idle_read_) {
+    // Holding the waiter keeps the coroutine, and with it this connection, alive while commands
+    // run (a busy script serves other clients, which may close this one), and a Wake() meanwhile
+    // leaves a note (wake_pending_), as it does while the loop runs.
+    if (ServeIdleInput() && !wake_pending_ && !closed_) {
+      waiter_.swap(waiter);  // parked again: the next report comes here too
+      return;
+    }
+  }
+  std::move(waiter)();  // the loop takes over (it may end, and free this connection)
 }
 
 bool Connection::ServeIdleInput() {
@@ -198,7 +208,7 @@ bool Connection::ServeIdleInput() {
       }
       input_left_ = ProcessInput();
       // A command may have woken the loop (CLIENT KILL of itself, say): it takes over.
-      if (!waiter_) return true;
+      if (wake_pending_ || closed_) return false;
       // The loop's other states (it writes the replies made so far first).
       if (state_.close_asap || held_ || state_.blocked || state_.close_after_reply ||
           delay_ms_ > 0 || (!out_.empty() && server_->AofGroupCommitPending())) {
@@ -219,8 +229,8 @@ bool Connection::ServeIdleInput() {
     if (server_->log_) {
       server_->log_->warn("Closing client id={} after an internal error: {}", state_.id, e.what());
     }
-    Close();  // wakes the loop, which forgets the connection
-    return true;
+    Close();  // the loop, resumed, forgets the connection
+    return false;
   }
 }
 

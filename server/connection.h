@@ -105,8 +105,8 @@ class Connection : public std::enable_shared_from_this<Connection>,
   bool SocketWritable() override;
   void SocketWake() override;
   // The usual exchange, done in the watch's report instead of resuming the loop: a client idle
-  // for input sent requests, whose replies the socket takes at once. True when it was served (or
-  // closed) that way; false leaves the rest to the loop.
+  // for input sent requests, whose replies the socket takes at once. True when it was served
+  // that way; false leaves the rest to the loop. Called with the loop's waiter held aside.
   bool ServeIdleInput();
   // Ends the loop's wait (or the next one, if it is not waiting): it then looks at everything
   // again.
