@@ -283,7 +283,10 @@ TEST_P(PauseCronShutdownTest, SignalWaitsForTheCron) {
   ASSERT_EQ(::kill(server->pid(), SIGTERM), 0);
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
   EXPECT_EQ(c->Call({"PING"}), "+PONG\r\n");
-  EXPECT_EQ(c->Call({"DEBUG", "PAUSE-CRON", "0"}), "+OK\r\n");
+  // The resumed cron may shut the server down before the reply leaves (Redis writes replies
+  // after the loop turn's timers): either is right.
+  const std::string resumed = c->Call({"DEBUG", "PAUSE-CRON", "0"});
+  EXPECT_TRUE(resumed == "+OK\r\n" || resumed == "<no reply>") << resumed;
   EXPECT_EQ(server->WaitExit(5000), 0);
 }
 
