@@ -245,26 +245,13 @@ TableStats MemberIndex::Stats() const {
   stats.table_size = capacity_;
   stats.elements = size_;
   if (size_ != 0) {
-    // A home's members are consecutive (Robin Hood): one walk around the table from an empty
-    // slot (at most 7/8 are full) counts each run.
-    size_t start = 0;
-    while (DistOf(slots_[start]) != 0) ++start;
-    size_t run_home = 0;
-    size_t run = 0;
-    for (size_t k = 1, i = start; k <= capacity_; ++k) {
-      i = Next(i);
+    // A home's members are consecutive (Robin Hood).
+    AddHomeRuns(stats, capacity_, [this](size_t i) {
       const uint64_t dist = DistOf(slots_[i]);
-      if (dist == 0) {
-        stats.AddChain(std::exchange(run, 0));
-        continue;
-      }
+      if (dist == 0) return kEmptySlot;
       const size_t back = static_cast<size_t>(dist - 1);
-      const size_t home = i >= back ? i - back : i + capacity_ - back;
-      if (run != 0 && home != run_home) stats.AddChain(std::exchange(run, 0));
-      run_home = home;
-      ++run;
-    }
-    stats.AddChain(run);
+      return i >= back ? i - back : i + capacity_ - back;
+    });
   }
   stats.Finish();
   return stats;

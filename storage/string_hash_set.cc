@@ -309,24 +309,10 @@ TableStats StringHashSet::Stats() const {
   stats.table_size = capacity();
   stats.elements = size_;
   if (size_ != 0) {
-    // A home's members are consecutive (Robin Hood keeps a cluster ordered by home): one walk
-    // around the table from an empty slot (at most 7/8 are full) counts each run.
-    size_t start = 0;
-    while (dist_[start] != 0) ++start;
-    size_t run_home = 0;
-    size_t run = 0;
-    for (size_t k = 1; k <= mask_ + 1; ++k) {
-      const size_t i = (start + k) & mask_;
-      if (dist_[i] == 0) {
-        stats.AddChain(std::exchange(run, 0));
-        continue;
-      }
-      const size_t home = (i - (dist_[i] - 1)) & mask_;
-      if (run != 0 && home != run_home) stats.AddChain(std::exchange(run, 0));
-      run_home = home;
-      ++run;
-    }
-    stats.AddChain(run);
+    // A home's members are consecutive (Robin Hood keeps a cluster ordered by home).
+    AddHomeRuns(stats, capacity(), [this](size_t i) {
+      return dist_[i] == 0 ? kEmptySlot : (i - (dist_[i] - 1)) & mask_;
+    });
   }
   stats.Finish();
   return stats;

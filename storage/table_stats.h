@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 #include <cstddef>
+#include <cstdint>
+#include <utility>
 
 namespace kv {
 
@@ -32,5 +34,30 @@ struct TableStats {
   // Once every chain is added: the rest of the buckets are empty.
   void Finish() { chains[0] = table_size - used_buckets; }
 };
+
+// What HomeOf returns for an empty slot.
+inline constexpr size_t kEmptySlot = SIZE_MAX;
+
+// Adds the chains of an open-addressing table whose members sit in runs by home slot (Robin
+// Hood): one walk around its `capacity` slots from an empty one (the table is never full).
+// `home_of(slot)` is the home of the slot's member, or kEmptySlot.
+template <typename HomeOf>
+void AddHomeRuns(TableStats& stats, size_t capacity, HomeOf home_of) {
+  size_t start = 0;
+  while (home_of(start) != kEmptySlot) ++start;
+  size_t run_home = 0;
+  size_t run = 0;
+  for (size_t k = 1; k <= capacity; ++k) {
+    const size_t home = home_of((start + k) % capacity);
+    if (home == kEmptySlot) {
+      stats.AddChain(std::exchange(run, 0));
+      continue;
+    }
+    if (run != 0 && home != run_home) stats.AddChain(std::exchange(run, 0));
+    run_home = home;
+    ++run;
+  }
+  stats.AddChain(run);
+}
 
 }  // namespace kv
