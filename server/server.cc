@@ -679,10 +679,11 @@ void Server::Stop() {
     asio::post(io_, [this] { StopOnLoop(); });
     thread_.join();
   } else if (!io_.stopped()) {
-    // Either on the loop's own thread (signal handler, SHUTDOWN) or the loop is not running.
-    // The listeners close now, as Redis exits at once: a SHUTDOWN NOSAVE during a busy script
-    // returns to the script, and the rest of the stop waits for its next round of events.
-    CloseListeners();
+    // On the loop's own thread (signal handler, SHUTDOWN) the listeners close now, as Redis
+    // exits at once: a SHUTDOWN NOSAVE during a busy script returns to the script, and the rest
+    // of the stop waits for its next round of events. From another thread (the embedding API,
+    // which runs the loop itself) only the loop may touch them: the accept loop would race.
+    if (io_.get_executor().running_in_this_thread()) CloseListeners();
     asio::post(io_, [this] { StopOnLoop(); });
   }
 }
