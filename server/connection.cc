@@ -272,7 +272,7 @@ void Connection::SendMonitorLine(std::string_view line) {
   out_.Append(line);
   // Like any client (Redis's asyncCloseClientOnOutputBufferLimitReached), a monitor that does
   // not keep up is closed once its pending output passes the limit.
-  if (CloseIfOverOutputLimit(server_->state_.clock->NowMs(), /*from_cron=*/true)) return;
+  if (CloseIfOverOutputLimit(kReadClock, /*from_cron=*/true)) return;
   if (idle_read_) {
     idle_read_ = false;
     Wake();
@@ -289,7 +289,7 @@ void Connection::Push(std::string_view frame) {
   // Its own command's pushes (a message it published to itself) go out with its replies, and
   // ProcessInput checks the limit after the command.
   if (processing_) return;
-  if (CloseIfOverOutputLimit(server_->state_.clock->NowMs(), /*from_cron=*/true)) return;
+  if (CloseIfOverOutputLimit(kReadClock, /*from_cron=*/true)) return;
   // Waiting for input, or held: nothing would write the frames until the next request. (While
   // replies are pending, the loop already waits for the socket to take them.)
   if ((idle_read_ || held_ || blocked_wait_) && !flush_scheduled_) {
@@ -615,6 +615,7 @@ void Connection::UpdateParserLimits() {
 
 bool Connection::CloseIfOverOutputLimit(int64_t now_ms, bool from_cron, size_t incoming) {
   if (closed_ || state_.close_asap || !OverOutputLimit(now_ms, incoming)) return false;
+  if (now_ms == kReadClock) now_ms = server_->state_.clock->NowMs();
   if (server_->log_) {
     std::string client;
     AppendClientInfo(client, Describe(), state_, {}, now_ms);
@@ -647,6 +648,7 @@ bool Connection::OverOutputLimit(int64_t now_ms, size_t incoming) {
     soft_limit_since_s_ = 0;
     return false;
   }
+  if (now_ms == kReadClock) now_ms = server_->state_.clock->NowMs();
   const int64_t now_s = now_ms / 1000;
   if (soft_limit_since_s_ == 0) {
     soft_limit_since_s_ = now_s;

@@ -82,7 +82,9 @@ class Connection : public std::enable_shared_from_this<Connection>,
   // Redis's closeClientOnOutputBufferLimitReached: when the pending replies are over the
   // client-output-buffer-limit, logs it and closes the connection (at once from the server's
   // cron, after the running command otherwise). `incoming`: bytes about to be added. True when
-  // it did.
+  // it did. `now_ms` kReadClock: the clock is read only if needed (past the soft limit), since
+  // a publish to many subscribers checks every one of them.
+  static constexpr int64_t kReadClock = -1;
   bool CloseIfOverOutputLimit(int64_t now_ms, bool from_cron, size_t incoming = 0);
 
  private:
