@@ -150,6 +150,7 @@ class AppendOnlyFile {
   std::atomic<uint64_t> written_{0};
   std::atomic<uint64_t> synced_{0};
   std::atomic<int64_t> last_fsync_s_{0};
+  std::atomic<bool> fsync_requested_{false};  // the loop woke the thread, which has not run yet
   std::atomic<int> pending_bio_fsync_{0};
   // The everysec thread's last fsync (Redis's aof_bio_fsync_status and _errno).
   std::atomic<bool> bio_fsync_ok_{true};
