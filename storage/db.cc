@@ -1,5 +1,6 @@
 #include "storage/db.h"
 
+#include <algorithm>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -155,19 +156,55 @@ void Db::Put(std::string_view key, DetachedValue value, int64_t expire_at_ms) {
   const std::string_view str = value.str.view();
   ExpireBeforeStore(key, now_ms_);
   auto [v, inserted] = Insert(key, str.size() <= Value::kMaxEmbedded ? &str : nullptr);
-  const uint32_t lru = value.lru;
   if (!inserted) ReleaseOverwritten(*v);
-  v->Adopt(std::move(value));
+  Store(key, *v, std::move(value), expire_at_ms, inserted);
+}
+
+Value* Db::AddNew(std::string_view key, DetachedValue& value, int64_t expire_at_ms) {
+  const std::string_view str = value.str.view();
+  auto [v, inserted] = Insert(key, str.size() <= Value::kMaxEmbedded ? &str : nullptr);
+  if (!inserted) return nullptr;
+  Store(key, *v, std::move(value), expire_at_ms, true);
+  return v;
+}
+
+void Db::Store(std::string_view key, Value& v, DetachedValue value, int64_t expire_at_ms,
+               bool inserted) {
+  const uint32_t lru = value.lru;
+  v.Adopt(std::move(value));
   if (lru == DetachedValue::kFreshLru) {
-    InitLru(*v);
+    InitLru(v);
   } else {
-    v->set_lru(lru);
+    v.set_lru(lru);
   }
   if (expire_at_ms != kNoExpiry) {
     expires_.insert_or_assign(key, expire_at_ms);
   } else if (!inserted && !expires_.empty()) {
     expires_.erase(key);
   }
+}
+
+void Db::Reserve(size_t keys, size_t volatile_keys) {
+  if (size_ != 0) return;
+  // Segments a quarter below the split size, as a split leaves them half full or more; at most
+  // 2^16 of them, whatever a file claims.
+  constexpr size_t kFill = kMaxSegmentSize * 3 / 4;
+  constexpr int kMaxDepth = 16;
+  int depth = 0;
+  while (depth < kMaxDepth && (keys >> depth) > kFill) ++depth;
+  const size_t count = size_t{1} << depth;
+  segments_.clear();
+  dir_.assign(count, nullptr);
+  for (size_t i = 0; i < count; ++i) {
+    segments_.push_back(std::make_unique<Segment>());
+    Segment& seg = *segments_.back();
+    seg.depth = depth;
+    seg.slot = i;
+    seg.map.reserve(std::min(keys >> depth, kMaxSegmentSize));
+    dir_[i] = &seg;
+  }
+  depth_ = depth;
+  expires_.reserve(std::min(volatile_keys, keys));
 }
 
 bool Db::Take(std::string_view key, int64_t now_ms, DetachedValue* value, int64_t* expire_at_ms) {

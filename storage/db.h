@@ -102,6 +102,14 @@ class Db {
   // the way to overwrite a key with a new aggregate (Redis's setKey). Like SetString, an expired
   // key there is expired first.
   void Put(std::string_view key, DetachedValue value, int64_t expire_at_ms);
+  // A loader's store (Redis's dbAddRDBLoad): adds `key` with `value` and deadline `expire_at_ms`
+  // unless the key is in the table, expired or not; then returns nullptr and leaves `value` as it
+  // was. One lookup, no expiry.
+  Value* AddNew(std::string_view key, DetachedValue& value, int64_t expire_at_ms);
+  // Lays out an empty Db for `keys` keys, `volatile_keys` of them with a deadline (an RDB file's
+  // RESIZEDB, as Redis's dictExpand): the segments that splitting would have made, made at once,
+  // so that loading splits none. Does nothing to a Db that holds keys.
+  void Reserve(size_t keys, size_t volatile_keys);
   // Removes a live `key` and hands over its value and deadline; false if it is not live.
   bool Take(std::string_view key, int64_t now_ms, DetachedValue* value, int64_t* expire_at_ms);
 
@@ -210,6 +218,10 @@ class Db {
   // the next insertion.
   std::pair<Value*, bool> Insert(std::string_view key, const std::string_view* str = nullptr);
   void Split(size_t hash);
+  // Gives a value just inserted at `key` (or overwritten, `inserted` false) its contents, access
+  // time and deadline.
+  void Store(std::string_view key, Value& v, DetachedValue value, int64_t expire_at_ms,
+             bool inserted);
   // Removes `key` from the keys (not from the deadlines); returns whether it was there. With
   // `lazy`, an aggregate goes to the lazy freeing sink.
   bool EraseKey(std::string_view key, bool lazy);

@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cinttypes>
 #include <cstdlib>
@@ -263,6 +264,10 @@ RdbLoadResult LoadRdbBytes(DbSet& dbs, std::string_view data, const RdbLoadOptio
       case rdb::kOpResizeDb: {
         uint64_t db_size, expires_size;
         if (!r.Length(&db_size) || !r.Length(&expires_size)) return corrupt(r.error());
+        // Believed only as far as the rest of the file could hold that many keys (8 bytes each
+        // at least), so that a corrupt count cannot make it allocate more than the file's size.
+        const uint64_t most = r.remaining() / 8;
+        dbs.db(db_index).Reserve(std::min(db_size, most), std::min(expires_size, most));
         continue;
       }
       case rdb::kOpAux: {
@@ -338,17 +343,16 @@ RdbLoadResult LoadRdbBytes(DbSet& dbs, std::string_view data, const RdbLoadOptio
       ++result.keys_expired;
     } else {
       db.SetClock(options.now_ms);
-      if (db.Exists(key, options.now_ms)) {
-        if (!options.allow_duplicates) {
-          return corrupt("RDB has duplicated key '" + key + "' in DB " + std::to_string(db_index));
-        }
+      Value* v = db.AddNew(key, value, expire_at);
+      if (v == nullptr && options.allow_duplicates) {
         db.Delete(key, options.now_ms);
+        v = db.AddNew(key, value, expire_at);
       }
-      db.Put(key, std::move(value), expire_at);
+      if (v == nullptr) {
+        return corrupt("RDB has duplicated key '" + key + "' in DB " + std::to_string(db_index));
+      }
       if (lfu_freq >= 0 || lru_idle >= 0) {
-        if (Value* v = db.Peek(key, options.now_ms)) {
-          SetLruOrLfu(*v, options.lfu_policy, options.now_ms, lfu_freq, lru_idle);
-        }
+        SetLruOrLfu(*v, options.lfu_policy, options.now_ms, lfu_freq, lru_idle);
       }
       ++result.keys_loaded;
     }

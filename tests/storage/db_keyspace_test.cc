@@ -41,6 +41,50 @@ TEST(DbKeyspaceTest, SegmentsSplitAndKeepEveryKey) {
   EXPECT_EQ(ScanAll(db).size(), 0u);
 }
 
+// RESIZEDB's layout: the segments splitting would make, made at once, so that the keys it
+// announced go in without a split, SCAN and lookups see them all, and growth past them splits
+// as usual.
+TEST(DbKeyspaceTest, ReserveMakesTheSegmentsAtOnce) {
+  Db db;
+  db.Reserve(100000, 1000);
+  const size_t segments = db.segment_count();
+  EXPECT_GT(segments, 100000u / Db::kMaxSegmentSize);
+  EXPECT_LE(segments, 4 * 100000u / Db::kMaxSegmentSize);
+  for (int i = 0; i < 100000; ++i) db.SetString("k" + std::to_string(i), "v");
+  EXPECT_EQ(db.segment_count(), segments);
+  EXPECT_EQ(db.size(), 100000u);
+  EXPECT_EQ(ScanAll(db).size(), 100000u);
+  for (int i = 0; i < 100000; i += 991) EXPECT_NE(db.Find("k" + std::to_string(i), kNow), nullptr);
+  for (int i = 100000; i < 400000; ++i) db.SetString("k" + std::to_string(i), "v");
+  EXPECT_GT(db.segment_count(), segments);
+  EXPECT_EQ(ScanAll(db).size(), 400000u);
+  // A Db with keys keeps its layout.
+  const size_t grown = db.segment_count();
+  db.Reserve(1000000, 0);
+  EXPECT_EQ(db.segment_count(), grown);
+  EXPECT_EQ(ScanAll(db).size(), 400000u);
+}
+
+// The loader's store: a new key gets the value and deadline; a key in the table, even expired,
+// is left alone with the value untouched (the loader reports the duplicate).
+TEST(DbKeyspaceTest, AddNewStoresOnlyAbsentKeys) {
+  Db db;
+  DetachedValue v{.str = CompactString("1")};
+  Value* added = db.AddNew("a", v, kNow + 1000);
+  ASSERT_NE(added, nullptr);
+  EXPECT_EQ(added->str(), "1");
+  EXPECT_EQ(db.GetExpire("a"), kNow + 1000);
+  DetachedValue again{.str = CompactString("2")};
+  EXPECT_EQ(db.AddNew("a", again, kNoExpiry), nullptr);
+  EXPECT_EQ(again.str.view(), "2");
+  EXPECT_EQ(db.Find("a", kNow)->str(), "1");
+  EXPECT_EQ(db.GetExpire("a"), kNow + 1000);
+  db.SetClock(kNow + 2000);  // "a" has expired, and is still in the table
+  EXPECT_EQ(db.AddNew("a", again, kNoExpiry), nullptr);
+  EXPECT_TRUE(db.Contains("a"));
+  EXPECT_EQ(db.size(), 1u);
+}
+
 TEST(DbKeyspaceTest, ScanCursorSurvivesGrowth) {
   Db db;
   std::set<std::string> initial;
