@@ -95,6 +95,7 @@ CommandRegistry BuildCommandRegistry(
   RegisterPubSubFamily(registry);
   RegisterTransactionFamily(registry);
   RegisterDumpFamily(registry);
+  RegisterMigrateFamily(registry);
   RegisterPersistenceFamily(registry);
   RegisterClusterFamily(registry);
   for (const auto& [from, to] : renamed) registry.Rename(from, to);

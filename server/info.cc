@@ -213,7 +213,7 @@ void StatsSection(ServerState& s, std::string& out) {
       "pubsubshard_channels:", s.pubsub.channel_count(true), "\r\n",
       "latest_fork_usec:", s.persistence.child_info.latest_fork_usec(), "\r\n",
       "total_forks:", s.persistence.child_info.total_forks(), "\r\n",
-      "migrate_cached_sockets:0\r\n"
+      "migrate_cached_sockets:", s.migrate_sockets.size(), "\r\n",
       "slave_expires_tracked_keys:0\r\nactive_defrag_hits:0\r\nactive_defrag_misses:0\r\n"
       "active_defrag_key_hits:0\r\nactive_defrag_key_misses:0\r\ntotal_active_defrag_time:0\r\n"
       "current_active_defrag_time:0\r\n",

@@ -547,6 +547,8 @@ asio::awaitable<void> Server::Cron() {
     BackgroundSaveCron(state_);
     // Reaps a finished AOF rewrite, starts scheduled and automatic ones, retries failed writes.
     if (state_.aof) state_.aof->Cron();
+    // Redis's migrateCloseTimedoutSockets: MIGRATE's connections idle for 10 seconds close.
+    state_.migrate_sockets.CloseIdle(now_ms / 1000);
 
     // Redis's eviction time proc: eviction that ran out of time before a command goes on here.
     if (state_.config.maxmemory != 0) state_.evictor.Perform(state_, now_ms);

@@ -19,6 +19,7 @@
 #include "server/latency_monitor.h"
 #include "server/lazy_free.h"
 #include "server/monitor.h"
+#include "server/persistence/migrate_client.h"
 #include "server/persistence/persistence_stats.h"
 #include "server/persistence/propagation.h"
 #include "server/pubsub.h"
@@ -123,6 +124,8 @@ struct ServerState {
   // file itself while appendonly is on (null when off).
   Propagation propagation;
   std::shared_ptr<AppendOnlyFile> aof;
+  // MIGRATE's connections to its targets, kept for reuse (INFO's migrate_cached_sockets).
+  MigrateSocketCache migrate_sockets;
   // Redis's server.loading: an append-only file's commands are being replayed.
   bool loading = false;
   // DEBUG SET-ACTIVE-EXPIRE: whether the cron runs active expiry (lazy expiry always runs).

@@ -107,6 +107,10 @@ void RegisterDumpFamily(CommandRegistry& r) {
   r.Register({"restore", -4, kCmdWrite | kCmdDenyOom, 1, 1, 1, Restore, "generic",
               "Create a key using the provided serialized value, previously obtained using DUMP.",
               "2.6.0", "@keyspace @write @slow @dangerous"});
+  // What MIGRATE sends in cluster mode; without a cluster it is RESTORE.
+  r.Register({"restore-asking", -4, kCmdWrite | kCmdDenyOom | kCmdAsking, 1, 1, 1, Restore,
+              "server", "An internal command for migrating keys in a cluster", "3.0.0",
+              "@keyspace @write @slow @dangerous"});
 }
 
 }  // namespace kv

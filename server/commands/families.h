@@ -34,6 +34,7 @@ void RegisterStreamGroupFamily(CommandRegistry& registry);
 void RegisterPubSubFamily(CommandRegistry& registry);
 void RegisterTransactionFamily(CommandRegistry& registry);
 void RegisterDumpFamily(CommandRegistry& registry);
+void RegisterMigrateFamily(CommandRegistry& registry);
 void RegisterPersistenceFamily(CommandRegistry& registry);
 void RegisterClusterFamily(CommandRegistry& registry);
 

@@ -15,6 +15,7 @@
 #include "server/command_registry.h"
 #include "server/commands/command_docs.h"
 #include "server/commands/families.h"
+#include "server/commands/migrate_keys.h"
 #include "server/commands/sort_keys.h"
 #include "server/dispatcher.h"
 #include "server/errors.h"
@@ -472,7 +473,7 @@ std::string_view VariableKeyFlags(const CommandSpec& spec, std::span<const std::
 
 // COMMAND GETKEYS / GETKEYSANDFLAGS <command> [args...]: the keys a command line would touch,
 // found by the command's key specifications. Where those cannot find them Redis falls back on a
-// command's own key finder: SORT and SORT_RO have theirs (sortGetKeys); MIGRATE will need one.
+// command's own key finder: SORT and SORT_RO have theirs (sortGetKeys), MIGRATE migrateGetKeys.
 void GetKeys(CommandContext& ctx, bool with_flags) {
   const auto cmd_args = ctx.args.subspan(2);
   const CommandSpec* spec = ctx.server.registry->Find(cmd_args[0]);
@@ -497,6 +498,8 @@ void GetKeys(CommandContext& ctx, bool with_flags) {
       for (const SortKey& key : SortGetKeys(cmd_args, spec->name == "sort_ro")) {
         keys.push_back({key.pos, key.flags});
       }
+    } else if (spec->name == "migrate") {
+      for (size_t pos : MigrateGetKeys(cmd_args)) keys.push_back({pos, "RW access delete"});
     }
   }
   for (FoundKey& key : keys) {

@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -812,7 +813,7 @@ void AppendOnlyFile::Cron() {
   if (child_pid_ != -1 || s_.persistence.child_pid != -1) return;
   // As Redis's serverCron, also with appendonly off (BGREWRITEAOF during a BGSAVE).
   if (rewrite_scheduled_) {
-    StartRewrite();
+    if (!RewriteLimited()) StartRewrite();
     return;
   }
   // auto-aof-rewrite-percentage / -min-size.
@@ -821,11 +822,35 @@ void AppendOnlyFile::Cron() {
       current_size_ > c.auto_aof_rewrite_min_size) {
     const int64_t base = base_size_ != 0 ? base_size_ : 1;
     const int64_t growth = current_size_ * 100 / base - 100;
-    if (growth >= c.auto_aof_rewrite_percentage) {
+    if (growth >= c.auto_aof_rewrite_percentage && !RewriteLimited()) {
       spdlog::info("Starting automatic rewriting of AOF on {}% growth", growth);
       StartRewrite();
     }
   }
+}
+
+bool AppendOnlyFile::RewriteLimited() {
+  constexpr uint64_t kThreshold = 3;
+  constexpr int64_t kMaxDelayMinutes = 60;
+  if (consecutive_failures_ < kThreshold) {
+    limit_delay_minutes_ = 0;  // recovered (or never limited)
+    limit_next_rewrite_s_ = 0;
+    return false;
+  }
+  const int64_t now_s = s_.clock->NowMs() / 1000;
+  if (limit_next_rewrite_s_ != 0) {
+    if (now_s < limit_next_rewrite_s_) return true;
+    limit_next_rewrite_s_ = 0;  // the delay is over: one more try
+    return false;
+  }
+  limit_delay_minutes_ =
+      limit_delay_minutes_ == 0 ? 1 : std::min(limit_delay_minutes_ * 2, kMaxDelayMinutes);
+  limit_next_rewrite_s_ = now_s + limit_delay_minutes_ * 60;
+  spdlog::warn(
+      "Background AOF rewrite has repeatedly failed and triggered the limit, will retry in {} "
+      "minutes",
+      limit_delay_minutes_);
+  return true;
 }
 
 void AppendOnlyFile::AppendInfo(std::string& out) const {

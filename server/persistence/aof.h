@@ -142,6 +142,11 @@ class AppendOnlyFile {
   int64_t last_rewrite_time_s_ = -1;
   uint64_t rewrites_ = 0;
   uint64_t consecutive_failures_ = 0;
+  // Redis's aofRewriteLimited: after three consecutive failures, automatic rewrites wait 1, 2,
+  // 4, ... up to 60 minutes between tries (BGREWRITEAOF is never held back).
+  bool RewriteLimited();
+  int64_t limit_delay_minutes_ = 0;
+  int64_t limit_next_rewrite_s_ = 0;
   // everysec: the thread that fsyncs what was written, once a second.
   std::mutex fsync_mu_;
   std::condition_variable fsync_cv_;
