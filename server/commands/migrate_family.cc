@@ -25,7 +25,9 @@ namespace {
 constexpr size_t kWriteChunk = 64 * 1024;  // Redis writes the pipeline in 64 KB chunks
 
 void AppendBulk(std::string* out, std::string_view s) {
-  absl::StrAppend(out, "$", s.size(), "\r\n", s, "\r\n");
+  absl::StrAppend(out, "$", s.size(), "\r\n");
+  out->append(s);
+  out->append("\r\n");
 }
 
 struct MigrateOptions {
@@ -154,8 +156,7 @@ Attempt TryMigrate(CommandContext& ctx, const MigrateOptions& o, int64_t dbid, i
       if (!error_from_target) {
         s.last_dbid = -1;  // the target's database is no longer known
         const std::string& e = auth_failed ? auth_reply : select_failed ? select_reply : reply;
-        ctx.reply.Error(
-            absl::StrCat("Target instance replied with error: ", std::string_view(e).substr(1)));
+        ctx.reply.Error("Target instance replied with error: " + e.substr(1));
         error_from_target = true;
       }
     } else if (!o.copy) {

@@ -12,8 +12,6 @@
 #include <chrono>
 #include <cstdlib>
 
-#include "absl/strings/str_cat.h"
-
 namespace kv {
 namespace {
 
@@ -44,6 +42,13 @@ int NonBlockConnect(const std::string& host, int port) {
   }
   freeaddrinfo(found);
   return fd;
+}
+
+std::string CacheName(std::string_view host, std::string_view port) {
+  std::string name(host);
+  name += ':';
+  name += port;
+  return name;
 }
 
 }  // namespace
@@ -121,7 +126,7 @@ bool MigrateSocket::ReadLine(std::string* line, int64_t timeout_ms) {
 
 MigrateSocket* MigrateSocketCache::Get(std::string_view host, std::string_view port,
                                        int64_t timeout_ms, int64_t now_s) {
-  std::string name = absl::StrCat(host, ":", port);
+  std::string name = CacheName(host, port);
   if (auto it = sockets_.find(name); it != sockets_.end()) {
     it->second->last_use_s = now_s;
     return it->second.get();
@@ -143,7 +148,7 @@ MigrateSocket* MigrateSocketCache::Get(std::string_view host, std::string_view p
 }
 
 void MigrateSocketCache::Close(std::string_view host, std::string_view port) {
-  sockets_.erase(absl::StrCat(host, ":", port));
+  sockets_.erase(CacheName(host, port));
 }
 
 void MigrateSocketCache::CloseIdle(int64_t now_s) {
