@@ -285,7 +285,14 @@ TEST_F(CommandDocsDiffTest, GetKeysMatchesRedis) {
                          {"nosuch", "a"},
                          {"ping"},
                          {"config", "get", "x"},
-                         {"get", "a", "b"}}) {
+                         {"get", "a", "b"},
+                         {"migrate", "h", "1", "k", "0", "5"},
+                         {"migrate", "h", "1", "", "0", "5", "keys", "a", "b"},
+                         {"migrate", "h", "1", "k", "0", "5", "keys", "a"},
+                         {"migrate", "h", "1", "", "0", "5", "keys"},
+                         {"migrate", "h", "1", "", "0", "5", "auth2", "u", "keys", "keys", "a"},
+                         {"migrate", "h", "1", "", "0", "5", "COPY", "auth", "keys", "KEYS", "b"},
+                         {"migrate", "h", "1", "k", "0", "5", "replace", "auth", "p"}}) {
     lines.push_back(line);
   }
   for (const char* proto : {"2", "3"}) {

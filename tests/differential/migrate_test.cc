@@ -200,6 +200,21 @@ TEST_F(MigrateTest, ArgumentErrors) {
   });
 }
 
+// What MIGRATE sends in cluster mode: outside a cluster it is RESTORE.
+TEST_F(MigrateTest, RestoreAskingIsRestore) {
+  ForEachDirection([&](Pair& p, std::string& t) {
+    p.src->Call({"rpush", "l", "a", "b"});
+    const std::string dump = p.src->Call({"dump", "l"});
+    const std::string payload =
+        dump.substr(dump.find("\r\n") + 2, dump.size() - dump.find("\r\n") - 4);
+    t += p.dst->Call({"restore-asking", "l", "0", payload});
+    t += p.dst->Call({"restore-asking", "l", "0", payload});
+    t += p.dst->Call({"restore-asking", "l", "0", payload, "replace", "absttl"});
+    t += p.dst->Call({"restore-asking", "l", "0", "bad"});
+    t += p.dst->Call({"lrange", "l", "0", "-1"});
+  });
+}
+
 // A loopback port nothing listens on.
 int ClosedPort() {
   const int fd = socket(AF_INET, SOCK_STREAM, 0);
