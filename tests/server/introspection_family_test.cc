@@ -408,7 +408,7 @@ TEST_F(IntrospectionTest, CommandListFilters) {
             "*2\r\n" + Bulk("config|get") + Bulk("config|set"));
   EXPECT_EQ(h.Run({"command", "list", "filterby", "pattern", "p*ttl"}), "*1\r\n" + Bulk("pttl"));
   EXPECT_EQ(h.Run({"COMMAND", "LIST", "FILTERBY", "ACLCAT", "DANGEROUS"}),
-            "*58\r\n" + Bulk("bgrewriteaof") + Bulk("bgsave") + Bulk("client|kill") +
+            "*60\r\n" + Bulk("bgrewriteaof") + Bulk("bgsave") + Bulk("client|kill") +
                 Bulk("client|list") + Bulk("client|no-evict") + Bulk("client|pause") +
                 Bulk("client|unblock") + Bulk("client|unpause") + Bulk("cluster|addslots") +
                 Bulk("cluster|addslotsrange") + Bulk("cluster|bumpepoch") +
@@ -423,10 +423,11 @@ TEST_F(IntrospectionTest, CommandListFilters) {
                 Bulk("kvfault|error") + Bulk("kvfault|delay") + Bulk("kvfault|drop") +
                 Bulk("kvfault|clear") + Bulk("lastsave") + Bulk("latency|doctor") +
                 Bulk("latency|graph") + Bulk("latency|histogram") + Bulk("latency|history") +
-                Bulk("latency|latest") + Bulk("latency|reset") + Bulk("monitor") + Bulk("pfdebug") +
-                Bulk("pfselftest") + Bulk("restore") + Bulk("role") + Bulk("save") +
-                Bulk("shutdown") + Bulk("slowlog|get") + Bulk("slowlog|len") +
-                Bulk("slowlog|reset") + Bulk("sort") + Bulk("sort_ro") + Bulk("swapdb"));
+                Bulk("latency|latest") + Bulk("latency|reset") + Bulk("migrate") + Bulk("monitor") +
+                Bulk("pfdebug") + Bulk("pfselftest") + Bulk("restore") + Bulk("restore-asking") +
+                Bulk("role") + Bulk("save") + Bulk("shutdown") + Bulk("slowlog|get") +
+                Bulk("slowlog|len") + Bulk("slowlog|reset") + Bulk("sort") + Bulk("sort_ro") +
+                Bulk("swapdb"));
   EXPECT_EQ(h.Run({"COMMAND", "LIST", "FILTERBY", "ACLCAT", "nosuch"}), "*0\r\n");
   EXPECT_EQ(h.Run({"COMMAND", "LIST", "FILTERBY", "MODULE", "x"}), "*0\r\n");
 }
