@@ -298,6 +298,16 @@ std::string IncrFileAfterMigrations(bool redis, int target_port) {
     c->Call({"select", "2"});
     c->Call({"set", "d", "5"});
     c->Call({"migrate", "127.0.0.1", port, "d", "3", "1000"});
+    // Inside a transaction and a script, with other writes around it.
+    c->Call({"mset", "e", "6", "f", "7"});
+    c->Call({"multi"});
+    c->Call({"incr", "e"});
+    c->Call({"migrate", "127.0.0.1", port, "e", "0", "1000", "replace"});
+    c->Call({"exec"});
+    c->Call({"eval",
+             "redis.call('incr', KEYS[1]); return redis.call('migrate', ARGV[1], ARGV[2], "
+             "KEYS[1], '0', '1000', 'replace')",
+             "1", "f", "127.0.0.1", port});
   }
   server->Stop();
   return ReadFile(dir + "/appendonlydir/appendonly.aof.1.incr.aof");
@@ -306,6 +316,7 @@ std::string IncrFileAfterMigrations(bool redis, int target_port) {
 TEST_F(MigrateTest, SourceDeletionsArePropagatedAsDel) {
   const std::string from_redis = IncrFileAfterMigrations(true, kv_target_->port());
   EXPECT_NE(from_redis.find("DEL"), std::string::npos) << Escape(from_redis);
+  EXPECT_NE(from_redis.find("MULTI"), std::string::npos) << Escape(from_redis);
   EXPECT_EQ(IncrFileAfterMigrations(false, kv_target_->port()), from_redis);
 }
 
