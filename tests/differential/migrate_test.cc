@@ -7,8 +7,10 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -275,6 +277,26 @@ TEST_F(MigrateTest, CachedSocketInInfoAndDelEventsAtTheSource) {
     EXPECT_NE(info.find("migrate_cached_sockets:"), std::string::npos) << info;
     EXPECT_EQ(info.find("migrate_cached_sockets:0\r\n"), std::string::npos) << info;
   });
+}
+
+// The server's cron closes connections idle for more than 10 seconds (Redis checks once a second
+// that more than 10 whole seconds passed: 11 to 12 seconds).
+TEST_F(MigrateTest, CachedConnectionsCloseAfterTenIdleSeconds) {
+  std::vector<std::unique_ptr<RawConnection>> sources;
+  for (ServerProcess* s : {kv_source_, redis_source_}) {
+    sources.push_back(RawConnection::Connect(s->port()));
+    ASSERT_TRUE(sources.back());
+    sources.back()->Call({"set", "idle", "v"});
+    EXPECT_EQ(sources.back()->Call({"migrate", "127.0.0.1", std::to_string(kv_target_->port()),
+                                    "idle", "0", "1000", "replace"}),
+              "+OK\r\n");
+    EXPECT_EQ(sources.back()->Call({"info", "stats"}).find("migrate_cached_sockets:0\r\n"),
+              std::string::npos);
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(12500));
+  for (auto& c : sources) {
+    EXPECT_NE(c->Call({"info", "stats"}).find("migrate_cached_sockets:0\r\n"), std::string::npos);
+  }
 }
 
 // What a source with appendonly yes logs for MIGRATE: a DEL of the keys the target acknowledged
