@@ -354,9 +354,13 @@ asio::awaitable<void> Connection::Serve() {
         co_await delay_timer_.async_wait(asio::redirect_error(asio::use_awaitable, ec));
         if (closed_) co_return;
       }
-      if (!out_.empty() && server_->AofGroupCommitPending()) {
-        // The replies wait for their writes to reach the AOF (on disk with appendfsync always),
-        // and the other clients ready now join the same write (WriteOutput flushes it first).
+      // The replies wait for their writes to reach the AOF (on disk with appendfsync always),
+      // and the other clients ready now join the same write (WriteOutput flushes it first). With
+      // appendfsync always, a second turn round the loop lets the reactor add the clients whose
+      // commands arrived meanwhile: one fsync then covers as many commands as Redis's, which
+      // fsyncs after all that one epoll_wait returned (measured: 29 commands per fsync, not 19).
+      for (int turns = server_->state_.config.appendfsync == 1 ? 2 : 1;
+           turns > 0 && !out_.empty() && server_->AofGroupCommitPending(); --turns) {
         co_await asio::post(server_->io_.get_executor(), asio::use_awaitable);
         if (closed_) co_return;
       }
