@@ -8,6 +8,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdlib>
@@ -55,15 +56,18 @@ std::string CacheName(std::string_view host, std::string_view port) {
 
 MigrateSocket::~MigrateSocket() { close(fd_); }
 
-void MigrateSocket::Wait(short events, int64_t timeout_ms) {
+bool MigrateSocket::WaitWithin(short events, int64_t start_ms, int64_t timeout_ms) {
+  const int64_t remaining = timeout_ms - (NowMs() - start_ms);
   pollfd p{fd_, events, 0};
-  poll(&p, 1, static_cast<int>(std::min<int64_t>(timeout_ms, 1 << 30)));
+  poll(&p, 1, static_cast<int>(std::min<int64_t>(std::max(remaining, kResolutionMs), 1 << 30)));
+  if (NowMs() - start_ms < timeout_ms) return true;
+  timed_out_ = true;
+  return false;
 }
 
 bool MigrateSocket::Write(std::string_view data, int64_t timeout_ms) {
   timed_out_ = false;
   const int64_t start = NowMs();
-  int64_t remaining = timeout_ms;
   while (true) {
     // As syncWrite: write first, wait only when the socket is full.
     const ssize_t n = send(fd_, data.data(), data.size(), MSG_NOSIGNAL);
@@ -73,13 +77,7 @@ bool MigrateSocket::Write(std::string_view data, int64_t timeout_ms) {
       data.remove_prefix(static_cast<size_t>(n));
     }
     if (data.empty()) return true;
-    Wait(POLLOUT, std::max(remaining, kResolutionMs));
-    const int64_t elapsed = NowMs() - start;
-    if (elapsed >= timeout_ms) {
-      timed_out_ = true;
-      return false;
-    }
-    remaining = timeout_ms - elapsed;
+    if (!WaitWithin(POLLOUT, start, timeout_ms)) return false;
   }
 }
 
@@ -89,7 +87,6 @@ bool MigrateSocket::FillBuffer(int64_t timeout_ms) {
     in_pos_ = 0;
   }
   const int64_t start = NowMs();
-  int64_t remaining = timeout_ms;
   char chunk[4096];
   while (true) {
     const ssize_t n = recv(fd_, chunk, sizeof(chunk), 0);
@@ -99,13 +96,7 @@ bool MigrateSocket::FillBuffer(int64_t timeout_ms) {
       return true;
     }
     if (errno != EAGAIN && errno != EINTR) return false;
-    Wait(POLLIN, std::max(remaining, kResolutionMs));
-    const int64_t elapsed = NowMs() - start;
-    if (elapsed >= timeout_ms) {
-      timed_out_ = true;
-      return false;
-    }
-    remaining = timeout_ms - elapsed;
+    if (!WaitWithin(POLLIN, start, timeout_ms)) return false;
   }
 }
 

@@ -34,8 +34,9 @@ class MigrateSocket {
   int64_t last_use_s = 0;  // for the cron's idle close
 
  private:
-  // Waits up to `timeout_ms` for `events` (POLLIN/POLLOUT).
-  void Wait(short events, int64_t timeout_ms);
+  // Waits for `events` (POLLIN/POLLOUT) until `timeout_ms` after `start_ms` (at least syncio's
+  // 10 ms resolution); false, with timed_out(), once that time has passed.
+  bool WaitWithin(short events, int64_t start_ms, int64_t timeout_ms);
   bool FillBuffer(int64_t timeout_ms);
 
   int fd_;
