@@ -148,7 +148,8 @@ TEST(MigrateSocketCacheTest, HoldsAtMost64Connections) {
 
 TEST(MigrateSocketCacheTest, AnUnresolvableHostIsNoConnection) {
   MigrateSocketCache cache;
-  EXPECT_EQ(cache.Get("name.invalid", "6379", 1000, 1), nullptr);
+  // Refused by the resolver without a DNS query (tests send nothing off the host).
+  EXPECT_EQ(cache.Get("no such host", "6379", 1000, 1), nullptr);
   EXPECT_EQ(cache.size(), 0u);
 }
 
