@@ -563,7 +563,9 @@ void AppendOnlyFile::Flush(bool force) {
 void AppendOnlyFile::FsyncLoop() {
   std::unique_lock<std::mutex> lock(fsync_mu_);
   while (!fsync_stop_) {
-    fsync_cv_.wait_for(lock, std::chrono::seconds(1));
+    // A request made while the last fsync ran is seen here, not lost with its notify.
+    fsync_cv_.wait_for(lock, std::chrono::seconds(1),
+                       [this] { return fsync_stop_ || fsync_requested_.load(); });
     if (fsync_stop_) break;
     fsync_requested_ = false;
     // Once a second at most, what was written since the last fsync.
