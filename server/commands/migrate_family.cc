@@ -17,18 +17,13 @@
 #include "server/keyspace_events.h"
 #include "server/persistence/dump_payload.h"
 #include "server/persistence/migrate_client.h"
+#include "server/persistence/propagation.h"
 #include "server/strings.h"
 
 namespace kv {
 namespace {
 
 constexpr size_t kWriteChunk = 64 * 1024;  // Redis writes the pipeline in 64 KB chunks
-
-void AppendBulk(std::string* out, std::string_view s) {
-  absl::StrAppend(out, "$", s.size(), "\r\n");
-  out->append(s);
-  out->append("\r\n");
-}
 
 struct MigrateOptions {
   bool copy = false;
@@ -79,16 +74,19 @@ std::string BuildPipeline(CommandContext& ctx, const MigrateOptions& o, int64_t 
                           std::vector<std::string_view>* keys) {
   std::string cmd;
   if (o.password.data() != nullptr) {
-    const bool two = o.username.data() != nullptr;
-    absl::StrAppend(&cmd, "*", two ? 3 : 2, "\r\n");
-    AppendBulk(&cmd, "AUTH");
-    if (two) AppendBulk(&cmd, o.username);
-    AppendBulk(&cmd, o.password);
+    // AUTH [username] password
+    const std::string_view auth2[] = {"AUTH", o.username, o.password};
+    const std::string_view auth[] = {"AUTH", o.password};
+    if (o.username.data() != nullptr) {
+      AppendRespCommand(cmd, auth2);
+    } else {
+      AppendRespCommand(cmd, auth);
+    }
   }
   if (select) {
-    cmd.append("*2\r\n");
-    AppendBulk(&cmd, "SELECT");
-    AppendBulk(&cmd, std::to_string(dbid));
+    const std::string db_text = std::to_string(dbid);
+    const std::string_view select_db[] = {"SELECT", db_text};
+    AppendRespCommand(cmd, select_db);
   }
   Db& db = ctx.db();
   const int64_t now = ctx.server.clock->NowMs();
@@ -106,12 +104,9 @@ std::string BuildPipeline(CommandContext& ctx, const MigrateOptions& o, int64_t 
     auto payload = CreateDumpPayload(*v, ctx.server.config.rdbcompression);
     if (!payload) continue;
     (*keys)[alive++] = key;
-    absl::StrAppend(&cmd, "*", o.replace ? 5 : 4, "\r\n");
-    AppendBulk(&cmd, "RESTORE");
-    AppendBulk(&cmd, key);
-    AppendBulk(&cmd, std::to_string(ttl));
-    AppendBulk(&cmd, *payload);
-    if (o.replace) AppendBulk(&cmd, "REPLACE");
+    const std::string ttl_text = std::to_string(ttl);
+    const std::string_view restore[] = {"RESTORE", key, ttl_text, *payload, "REPLACE"};
+    AppendRespCommand(cmd, std::span(restore, o.replace ? 5 : 4));
   }
   keys->resize(alive);
   return cmd;
