@@ -168,6 +168,14 @@ Value* Db::AddNew(std::string_view key, DetachedValue& value, int64_t expire_at_
   return v;
 }
 
+Value* Db::AddNewString(std::string_view key, std::string_view str, int64_t expire_at_ms) {
+  auto [v, inserted] = Insert(key, &str);
+  if (!inserted) return nullptr;
+  InitLru(*v);
+  if (expire_at_ms != kNoExpiry) expires_.insert_or_assign(key, expire_at_ms);
+  return v;
+}
+
 void Db::Store(std::string_view key, Value& v, DetachedValue value, int64_t expire_at_ms,
                bool inserted) {
   const uint32_t lru = value.lru;

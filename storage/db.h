@@ -106,6 +106,8 @@ class Db {
   // unless the key is in the table, expired or not; then returns nullptr and leaves `value` as it
   // was. One lookup, no expiry.
   Value* AddNew(std::string_view key, DetachedValue& value, int64_t expire_at_ms);
+  // The same for a string value, made in the key's entry from `str` itself.
+  Value* AddNewString(std::string_view key, std::string_view str, int64_t expire_at_ms);
   // Lays out an empty Db for `keys` keys, `volatile_keys` of them with a deadline (an RDB file's
   // RESIZEDB, as Redis's dictExpand): the segments that splitting would have made, made at once,
   // so that loading splits none. Does nothing to a Db that holds keys.

@@ -56,6 +56,9 @@ struct RdbLoadOptions {
   // (Redis's rdbLoadProgressCallback, which serves clients meanwhile); false stops the load.
   std::function<bool(size_t loaded_bytes)> progress;
   size_t progress_interval_bytes = 0;
+  // Input of this many bytes or more is parsed on a thread of its own while the calling thread
+  // inserts (rdb_load.cc); 0 always does so (for tests).
+  size_t parse_thread_min_bytes = size_t{1} << 20;
 };
 
 struct RdbLoadResult {
@@ -72,7 +75,8 @@ struct RdbLoadResult {
 void DebugDelay(int64_t us);
 
 // Loads an RDB file (versions 1 to 10) into `dbs` (rdbLoad), adding to what they hold. Anything
-// corrupt, truncated or not supported fails with the offset and the reason.
+// corrupt, truncated or not supported fails with the offset and the reason; what came before it
+// is loaded. Only the calling thread touches `dbs` and calls the options' callbacks.
 RdbLoadResult LoadRdbFile(DbSet& dbs, const std::string& path, const RdbLoadOptions& options);
 // The same from bytes in memory.
 RdbLoadResult LoadRdbBytes(DbSet& dbs, std::string_view data, const RdbLoadOptions& options);
