@@ -1,7 +1,10 @@
 // The wire protocol end to end against the real kvserver binary: pipelining, binary-safe and
 // large values, inline commands, protocol errors, QUIT, partial commands and the input limits.
 
+#include <algorithm>
+#include <chrono>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -80,6 +83,51 @@ TEST(Pipelining, HiredisPipelineOfTenThousand) {
     ASSERT_EQ(Str(ok), "OK");
   }
   EXPECT_EQ(DbSize(c.get()), 10000);
+}
+
+TEST(Pipelining, ManyClientsPipeliningAtOnceGetEveryReplyInOrder) {
+  // Eight clients, each with batches of 16 INCRs and a GET in flight, for about a second: a load
+  // heavy enough (in a release build) that the loop naps before waiting for events, with every
+  // client's next batch arriving during naps and turns.
+  auto server = ServerProcess::StartKvserver();
+  ASSERT_TRUE(server);
+  constexpr int kClients = 8;
+  constexpr int kBatch = 16;
+  std::vector<std::thread> clients;
+  std::vector<int64_t> batches(kClients, 0);
+  std::vector<std::string> failures(kClients);
+  const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(1);
+  for (int i = 0; i < kClients; ++i) {
+    clients.emplace_back([&, i] {
+      auto c = server->Connect();
+      const std::string key = "counter:" + std::to_string(i);
+      while (std::chrono::steady_clock::now() < end && failures[i].empty()) {
+        for (int n = 0; n < kBatch; ++n) redisAppendCommand(c.get(), "INCR %s", key.c_str());
+        redisAppendCommand(c.get(), "GET %s", key.c_str());
+        for (int n = 0; n <= kBatch; ++n) {
+          void* raw = nullptr;
+          if (redisGetReply(c.get(), &raw) != REDIS_OK) {
+            failures[i] = c->errstr;
+            return;
+          }
+          Reply r(static_cast<redisReply*>(raw));
+          const int64_t want = batches[i] * kBatch + std::min(n + 1, kBatch);
+          const bool ok = n < kBatch ? r->type == REDIS_REPLY_INTEGER && r->integer == want
+                                     : Str(r) == std::to_string(want);
+          if (!ok)
+            failures[i] = "batch " + std::to_string(batches[i]) + " reply " + std::to_string(n);
+        }
+        ++batches[i];
+      }
+    });
+  }
+  for (auto& t : clients) t.join();
+  auto c = server->Connect();
+  for (int i = 0; i < kClients; ++i) {
+    EXPECT_EQ(failures[i], "") << "client " << i;
+    EXPECT_GT(batches[i], 0);
+    EXPECT_EQ(Str(Command(c.get(), "GET counter:%d", i)), std::to_string(batches[i] * kBatch));
+  }
 }
 
 TEST(Pipelining, ClientThatWritesEverythingBeforeReading) {
