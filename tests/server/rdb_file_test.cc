@@ -167,7 +167,7 @@ TEST(RdbFileTest, ACorruptTailStopsBothLoadsAtTheSameKeyWithTheSameError) {
   std::string file = MixedFile(kNow);
   // A byte that is no record type, two thirds of the way in (at a record's start or not, both
   // loads read the same bytes the same way).
-  file[file.size() * 2 / 3] = 'ð';
+  file[file.size() * 2 / 3] = static_cast<char>(0xf0);
   RdbLoadOptions options;
   options.now_ms = kNow;
   const Loaded serial = LoadWith(file, false, options);
