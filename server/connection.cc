@@ -482,13 +482,9 @@ Connection::ReadResult Connection::ReadInput() {
 bool Connection::ProcessInput() {
   processing_ = true;
   WatchOutputLimit();
-  const uint64_t before = server_->state_.stats.total_commands_processed;
   const bool more = ProcessCommands();
   out_.Unwatch();
   processing_ = false;
-  if (server_->state_.stats.total_commands_processed - before >= Server::kPipelinedBatch) {
-    server_->NapBeforeWaiting();
-  }
   return more;
 }
 

@@ -1,7 +1,6 @@
 #include "server/server.h"
 
 #include <spdlog/spdlog.h>
-#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -504,8 +503,6 @@ void Server::ExpireBlockedClients() {
 
 asio::awaitable<void> Server::Cron() {
   uint64_t last_commands = state_.stats.total_commands_processed;
-  uint64_t turn_commands = last_commands;
-  auto last_turn = std::chrono::steady_clock::now();
   uint64_t last_input = state_.stats.total_net_input_bytes;
   uint64_t last_output = state_.stats.total_net_output_bytes;
   auto last_sample = std::chrono::steady_clock::now();
@@ -560,12 +557,6 @@ asio::awaitable<void> Server::Cron() {
     if (state_.tracking.clients() != 0) state_.tracking.LimitUsedSlots(state_);
 
     const auto now = std::chrono::steady_clock::now();
-    const double turn_secs = std::chrono::duration<double>(now - last_turn).count();
-    const uint64_t commands = state_.stats.total_commands_processed;
-    busy_ = commands > turn_commands &&
-            static_cast<double>(commands - turn_commands) >= kBusyCommandsPerSecond * turn_secs;
-    turn_commands = commands;
-    last_turn = now;
     const double secs = std::chrono::duration<double>(now - last_sample).count();
     if (secs >= 1.0) {
       // CONFIG RESETSTAT zeroes the counters: what grew since then, not a wrapped difference.
@@ -653,21 +644,6 @@ std::optional<std::string> Server::RebindTcp() {
     asio::co_spawn(io_, AcceptTcp(*acceptor), LogFailure(log_, "TCP accept loop"));
   }
   return std::nullopt;
-}
-
-void Server::NapBeforeWaiting() {
-  if (!busy_ || nap_queued_) return;
-  nap_queued_ = true;
-  // Queued behind the handlers of the events at hand: it runs once they are all served, just
-  // before the loop would wait for more.
-  asio::post(io_, [this] {
-    nap_queued_ = false;
-    // The thread's timer slack (50 us by default) would double the nap.
-    thread_local bool precise_timers = false;
-    if (!std::exchange(precise_timers, true)) ::prctl(PR_SET_TIMERSLACK, 1000UL);
-    const struct timespec nap = {0, kNapMicros * 1000};
-    ::nanosleep(&nap, nullptr);
-  });
 }
 
 void Server::Run() { io_.run(); }

@@ -109,17 +109,6 @@ class Server : public ClientRegistry {
   // their commands, so that one write (and with appendfsync always one fsync) covers them all
   // (group commit, as Redis's one write per event loop turn).
   bool AofGroupCommitPending() const;
-  // Under a heavy pipelined load (kBusyCommandsPerSecond or more in the last cron period), a
-  // connection that ran kPipelinedBatch commands or more from one read has the loop nap for
-  // kNapMicros before it next waits for events: the other clients' batches gather meanwhile and
-  // are served in one turn. Without it, a server faster than its clients waits after nearly
-  // every batch, and every client write then has to wake it (a few microseconds of the client's
-  // CPU on a VM: it slowed redis-benchmark -P 16 by 10-15%). A nap adds at most kNapMicros to a
-  // reply, against a pipeline's round trip of hundreds; lighter loads never nap.
-  static constexpr uint64_t kPipelinedBatch = 8;
-  static constexpr uint64_t kBusyCommandsPerSecond = 100000;
-  static constexpr int kNapMicros = 50;
-  void NapBeforeWaiting();
   // After CLIENT PAUSE/UNPAUSE and when a pause ends: wakes every held connection, oldest first,
   // and sets pause_timer_ for the end of the pause still in force.
   void OnPauseChanged();
@@ -158,8 +147,6 @@ class Server : public ClientRegistry {
   uint64_t next_client_id_ = 1;
   bool stopping_ = false;
   std::thread thread_;
-  bool busy_ = false;  // the last cron period ran kBusyCommandsPerSecond or more
-  bool nap_queued_ = false;
 };
 
 }  // namespace kv

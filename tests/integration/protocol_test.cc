@@ -86,9 +86,8 @@ TEST(Pipelining, HiredisPipelineOfTenThousand) {
 }
 
 TEST(Pipelining, ManyClientsPipeliningAtOnceGetEveryReplyInOrder) {
-  // Eight clients, each with batches of 16 INCRs and a GET in flight, for about a second: a load
-  // heavy enough (in a release build) that the loop naps before waiting for events, with every
-  // client's next batch arriving during naps and turns.
+  // Eight clients, each with batches of 16 INCRs and a GET in flight, for about a second: every
+  // client's next batch arrives while the loop serves the others.
   auto server = ServerProcess::StartKvserver();
   ASSERT_TRUE(server);
   constexpr int kClients = 8;
