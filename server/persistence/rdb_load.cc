@@ -39,7 +39,7 @@ struct Record {
   enum class Kind : uint8_t { kKey, kExpiredKey, kResize, kFunction, kLog };
   Kind kind = Kind::kKey;
   uint32_t db = 0;
-  size_t position = 0;  // the parser's offset after the record
+  size_t position = 0;  // kKey, kExpiredKey: the parser's offset after the key
   // kKey. `key` and a string value's `str` are views of the file, or of the batch's `decoded`.
   std::string_view key;
   std::string_view str;
@@ -193,9 +193,7 @@ void ParseRecords(std::string_view data, const RdbLoadOptions& options, size_t d
         if (!ReadFunctionLibrary(r, type, &code, &error)) {
           return fail("Failed loading library, " + error);
         }
-        Record& rec = add(Record::Kind::kFunction);
-        rec.text = std::move(code);
-        rec.position = r.position();
+        add(Record::Kind::kFunction).text = std::move(code);
         continue;
       }
       case rdb::kOpEof: {
