@@ -211,8 +211,20 @@ bool Connection::ServeIdleInput() {
       if (wake_pending_ || closed_) return false;
       // The loop's other states (it writes the replies made so far first).
       if (state_.close_asap || held_ || state_.blocked || state_.close_after_reply ||
-          delay_ms_ > 0 || (!out_.empty() && server_->AofGroupCommitPending())) {
+          delay_ms_ > 0) {
         return false;
+      }
+      if (!out_.empty() && server_->AofGroupCommitPending()) {
+        // Replies that wait for the AOF's write: as Redis's beforeSleep, the end of the batch
+        // writes the AOF once, then these replies (FlushPushed), and the coroutine sleeps on.
+        // With appendfsync always the loop takes them instead: its extra turn gathers more
+        // clients behind each fsync.
+        if (input_left_ || server_->state_.config.appendfsync == 1) return false;
+        if (!flush_scheduled_) {
+          flush_scheduled_ = true;
+          server_->ScheduleFlush(this);
+        }
+        continue;
       }
       if (!out_.empty() && !WriteOutput()) {
         state_.close_asap = true;
