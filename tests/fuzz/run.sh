@@ -5,6 +5,7 @@
 #   BUILD_DIR: a build directory configured with -DKV_BUILD_FUZZ=ON
 #   SECONDS_PER_TARGET: default $KV_FUZZ_SECONDS, else 60
 #   TARGET: resp_parser_fuzz, request_fuzz, rdb_fuzz (default all)
+# KV_FUZZ_JOBS targets run at once (default 2).
 # What the fuzzer finds (new inputs, a crashing input) goes to $KV_FUZZ_WORK (default a
 # temporary directory, removed when all passed); the committed corpus is only read.
 set -euo pipefail
@@ -18,18 +19,31 @@ work=$(realpath -m "${KV_FUZZ_WORK:-$(mktemp -d)}")
 export ASAN_OPTIONS=detect_leaks=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
-status=0
-for target in "${targets[@]}"; do
-  mkdir -p "$work/$target/corpus" "$work/$target/artifacts"
-  dict=()
+# Each target has a core and its full time, as when they ran one after the other.
+jobs=${KV_FUZZ_JOBS:-2}
+fuzz() {
+  local target=$1
+  local dict=()
   [ -f "$here/$target.dict" ] && dict=(-dict="$here/$target.dict")
-  echo "== fuzz $target for ${seconds}s"
   # Run from the work directory: what a fuzz input makes the server write (SAVE's dump.rdb, ...)
   # lands there, not in the checkout.
-  if (cd "$work/$target" &&
-      exec "$build/tests/fuzz/$target" -max_total_time="$seconds" -rss_limit_mb=2048 \
-        -timeout=10 -print_final_stats=1 -artifact_prefix="$work/$target/artifacts/" \
-        "${dict[@]}" "$work/$target/corpus" "$here/corpus/$target" >"$work/$target/log" 2>&1); then
+  cd "$work/$target" &&
+    exec "$build/tests/fuzz/$target" -max_total_time="$seconds" -rss_limit_mb=2048 \
+      -timeout=10 -print_final_stats=1 -artifact_prefix="$work/$target/artifacts/" \
+      "${dict[@]}" "$work/$target/corpus" "$here/corpus/$target" >"$work/$target/log" 2>&1
+}
+for target in "${targets[@]}"; do
+  mkdir -p "$work/$target/corpus" "$work/$target/artifacts"
+  while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n || true; done
+  echo "== fuzz $target for ${seconds}s"
+  (if (fuzz "$target"); then echo 0; else echo 1; fi >"$work/$target/status") &
+done
+wait
+
+status=0
+for target in "${targets[@]}"; do
+  echo "== $target"
+  if [ "$(cat "$work/$target/status")" = 0 ]; then
     grep -E '^#[0-9]+.*DONE|stat::number_of_executed_units|stat::average_exec_per_sec' \
       "$work/$target/log" || true
   else
