@@ -64,7 +64,8 @@ class Connection : public std::enable_shared_from_this<Connection>,
   // all the frames of the turn; over client-output-buffer-limit it is closed.
   void Push(std::string_view frame) override;
   size_t OutputSize() const override { return out_.size(); }
-  // Writes the pushed frames the socket takes now; what it does not take waits for writability.
+  // At the end of the loop turn: writes the pushed frames, and the replies that waited for the
+  // turn's AOF write, as far as the socket takes them; the rest waits for writability.
   void FlushPushed();
   bool flush_scheduled() const { return flush_scheduled_; }
   // BlockedClientSink: a command blocked on keys replies through the connection's writer, then
