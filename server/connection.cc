@@ -497,6 +497,7 @@ bool Connection::ProcessInput() {
   const bool more = ProcessCommands();
   out_.Unwatch();
   processing_ = false;
+  server_->loop_nap_.NoteActive(&nap_period_);
   return more;
 }
 

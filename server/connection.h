@@ -180,6 +180,7 @@ class Connection : public std::enable_shared_from_this<Connection>,
   size_t input_peak_ = 0;
   // Running its own commands (ProcessInput): frames pushed meanwhile go out with its replies.
   bool processing_ = false;
+  uint64_t nap_period_ = 0;  // BusyLoopNap's mark: this connection ran commands in that period
   int64_t processing_now_ms_ = 0;  // the time those commands run at
   // In the server's list of connections to write at the end of the loop turn.
   bool flush_scheduled_ = false;

@@ -506,12 +506,23 @@ asio::awaitable<void> Server::Cron() {
   uint64_t last_input = state_.stats.total_net_input_bytes;
   uint64_t last_output = state_.stats.total_net_output_bytes;
   auto last_sample = std::chrono::steady_clock::now();
+  uint64_t nap_commands = last_commands;
+  auto nap_period_start = last_sample;
   while (!stopping_) {
     const auto period = std::chrono::milliseconds(1000 / std::max<int64_t>(1, state_.config.hz));
     cron_timer_.expires_after(period);
     boost::system::error_code ec;
     co_await cron_timer_.async_wait(asio::redirect_error(asio::use_awaitable, ec));
     if (stopping_) break;
+    {
+      const auto now = std::chrono::steady_clock::now();
+      const uint64_t commands = state_.stats.total_commands_processed;
+      // CONFIG RESETSTAT may have zeroed the counter.
+      loop_nap_.EndPeriod(commands >= nap_commands ? commands - nap_commands : commands,
+                          now - nap_period_start);
+      nap_commands = commands;
+      nap_period_start = now;
+    }
     // DEBUG PAUSE-CRON: nothing at all, as Redis's serverCron.
     if (state_.pause_cron) continue;
     // While a busy script serves clients from inside its run, the data must not change under it;
@@ -646,10 +657,10 @@ std::optional<std::string> Server::RebindTcp() {
   return std::nullopt;
 }
 
-void Server::Run() { io_.run(); }
+void Server::Run() { loop_nap_.Run(io_); }
 
 void Server::RunInBackground() {
-  thread_ = std::thread([this] { io_.run(); });
+  thread_ = std::thread([this] { loop_nap_.Run(io_); });
 }
 
 void Server::CloseListeners() {

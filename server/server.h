@@ -15,6 +15,7 @@
 
 #include "absl/container/flat_hash_set.h"
 #include "protocol/resp_parser.h"
+#include "server/busy_loop_nap.h"
 #include "server/client_registry.h"
 #include "server/command_registry.h"
 #include "server/config.h"
@@ -147,6 +148,7 @@ class Server : public ClientRegistry {
   uint64_t next_client_id_ = 1;
   bool stopping_ = false;
   std::thread thread_;
+  BusyLoopNap loop_nap_;
 };
 
 }  // namespace kv
