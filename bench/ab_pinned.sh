@@ -1,0 +1,36 @@
+#!/bin/bash
+# A/B of two kvserver builds and redis-server, pinned: each server on CPU 0, redis-benchmark on
+# CPU 1, a fresh server per run, in the order base, new, redis, ROUNDS times. Prints the server's
+# CPU per request (/proc/PID/schedstat), throughput and latency. Pinning removes most of this
+# VM's run-to-run noise (processes migrating between the two CPUs); it needs 2 CPUs.
+#
+# Usage: bench/ab_pinned.sh BASE_KVSERVER NEW_KVSERVER ROUNDS redis-benchmark-args...
+# e.g.   bench/ab_pinned.sh /tmp/kvserver.base build/server/kvserver 2 -t set -c 50 -P 16 -n 1000000
+set -euo pipefail
+base=$1 new=$2 rounds=$3
+shift 3
+bench_args=("$@")
+requests=$(echo "$@" | grep -oP '(?<=-n )\d+')
+port=${KV_AB_PORT:-7001}
+
+run() {  # name, then the server's command line
+  local name=$1
+  shift
+  taskset -c 0 "$@" --port "$port" --bind 127.0.0.1 --save "" --appendonly no >/dev/null 2>&1 &
+  local pid=$!
+  until redis-cli -p "$port" PING >/dev/null 2>&1; do sleep 0.05; done
+  local before after out
+  before=$(awk '{print $1}' "/proc/$pid/schedstat")
+  out=$(taskset -c 1 redis-benchmark -p "$port" --csv "${bench_args[@]}" 2>&1 | tail -1)
+  after=$(awk '{print $1}' "/proc/$pid/schedstat")
+  kill "$pid"
+  wait "$pid" 2>/dev/null || true
+  echo "$name $(((after - before) / requests)) $out" | tr -d '"' |
+    awk -F'[ ,]' '{printf "%-6s %7d ns/req %9.0f rps p50 %s p99 %s\n", $1, $2, $4, $7, $10}'
+}
+
+for _ in $(seq "$rounds"); do
+  run base "$base"
+  run new "$new"
+  run redis redis-server
+done
