@@ -25,8 +25,9 @@ run() {  # name, then the server's command line
   after=$(awk '{print $1}' "/proc/$pid/schedstat")
   kill "$pid"
   wait "$pid" 2>/dev/null || true
-  echo "$name $(((after - before) / requests)) $out" | tr -d '"' |
-    awk -F'[ ,]' '{printf "%-6s %7d ns/req %9.0f rps p50 %s p99 %s\n", $1, $2, $4, $7, $10}'
+  # --csv: "test","rps","avg_latency_ms","min_latency_ms","p50_latency_ms","p95_...","p99_...",...
+  echo "$out" | awk -F'","' -v name="$name" -v ns=$(((after - before) / requests)) \
+    '{printf "%-6s %7d ns/req %9.0f rps p50 %s p99 %s\n", name, ns, $2, $5, $7}'
 }
 
 for _ in $(seq "$rounds"); do

@@ -7,14 +7,20 @@
 
 namespace kv {
 
-void BusyLoopNap::EndPeriod(uint64_t commands, std::chrono::steady_clock::duration elapsed) {
-  const double seconds = std::chrono::duration<double>(elapsed).count();
-  enabled_ = active_connections_ >= kMinConnections &&
-             static_cast<double>(commands) >= kMinCommandsPerSecond * seconds;
+void BusyLoopNap::EndPeriod(std::chrono::nanoseconds busy, std::chrono::nanoseconds elapsed) {
+  enabled_ =
+      active_connections_ >= kMinConnections &&
+      static_cast<double>(busy.count()) >= kMinBusyShare * static_cast<double>(elapsed.count());
   nap_ = std::chrono::microseconds(std::clamp<uint64_t>(
       active_connections_ * kNapPerConnection.count(), kMinNap.count(), kMaxNap.count()));
   active_connections_ = 0;
   ++period_;
+}
+
+std::chrono::nanoseconds BusyLoopNap::ThreadCpuTime() {
+  timespec now{};
+  ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+  return std::chrono::seconds(now.tv_sec) + std::chrono::nanoseconds(now.tv_nsec);
 }
 
 void BusyLoopNap::Run(boost::asio::io_context& io) const {

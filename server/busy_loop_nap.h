@@ -19,19 +19,21 @@ namespace kv {
 // with or without pipelining, at no more CPU per request (bench/results/loop-nap-2026-12-02).
 //
 // The nap is taken only when, in the last cron period, at least kMinConnections connections ran
-// commands and the rate was at least kMinCommandsPerSecond: with fewer clients each one waits
-// for its reply, and a nap would only delay it. It lasts kNapPerConnection per connection that
-// was active, within [kMinNap, kMaxNap]: long enough for many clients' next requests to gather
-// (16 us at -c 16, 50 us at -c 50 served the most requests in A/B runs), short beside the
-// latency of a reply among that many clients. The loop naps at most once between two turns that
-// found work, so an idle server still blocks at once.
+// commands and the loop's thread was on the CPU for at least kMinBusyShare of it: with fewer
+// clients each one waits for its reply, and a nap would only delay it; on a lightly loaded
+// server a request would often arrive during a nap and wait for nothing. (The share, not the
+// command rate: heavy commands such as LRANGE of 1,000 elements gain as much at 17k/s.) It lasts
+// kNapPerConnection per connection that was active, within [kMinNap, kMaxNap]: long enough for many
+// clients' next requests to gather (16 us at -c 16, 50 us at -c 50 served the most requests in A/B
+// runs), short beside the latency of a reply among that many clients. The loop naps at most once
+// between two turns that found work, so an idle server still blocks at once.
 class BusyLoopNap {
  public:
   static constexpr std::chrono::microseconds kNapPerConnection{1};
   static constexpr std::chrono::microseconds kMinNap{16};
   static constexpr std::chrono::microseconds kMaxNap{50};
   static constexpr uint64_t kMinConnections = 16;
-  static constexpr uint64_t kMinCommandsPerSecond = 40000;
+  static constexpr double kMinBusyShare = 0.4;
 
   // A connection ran commands. `seen_period` is the connection's own mark, so that each
   // connection counts once per period.
@@ -41,8 +43,12 @@ class BusyLoopNap {
     ++active_connections_;
   }
 
-  // At each cron period's end: `commands` ran in the `elapsed` since the last call.
-  void EndPeriod(uint64_t commands, std::chrono::steady_clock::duration elapsed);
+  // At each cron period's end: the loop's thread was on the CPU for `busy` of the `elapsed`
+  // since the last call.
+  void EndPeriod(std::chrono::nanoseconds busy, std::chrono::nanoseconds elapsed);
+
+  // The calling thread's CPU time so far.
+  static std::chrono::nanoseconds ThreadCpuTime();
 
   bool enabled() const { return enabled_; }
 

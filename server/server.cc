@@ -506,8 +506,8 @@ asio::awaitable<void> Server::Cron() {
   uint64_t last_input = state_.stats.total_net_input_bytes;
   uint64_t last_output = state_.stats.total_net_output_bytes;
   auto last_sample = std::chrono::steady_clock::now();
-  uint64_t nap_commands = last_commands;
   auto nap_period_start = last_sample;
+  auto nap_cpu_start = BusyLoopNap::ThreadCpuTime();
   while (!stopping_) {
     const auto period = std::chrono::milliseconds(1000 / std::max<int64_t>(1, state_.config.hz));
     cron_timer_.expires_after(period);
@@ -515,13 +515,12 @@ asio::awaitable<void> Server::Cron() {
     co_await cron_timer_.async_wait(asio::redirect_error(asio::use_awaitable, ec));
     if (stopping_) break;
     {
+      // The cron runs on the loop's thread: its CPU time is the loop's.
       const auto now = std::chrono::steady_clock::now();
-      const uint64_t commands = state_.stats.total_commands_processed;
-      // CONFIG RESETSTAT may have zeroed the counter.
-      loop_nap_.EndPeriod(commands >= nap_commands ? commands - nap_commands : commands,
-                          now - nap_period_start);
-      nap_commands = commands;
+      const auto cpu = BusyLoopNap::ThreadCpuTime();
+      loop_nap_.EndPeriod(cpu - nap_cpu_start, now - nap_period_start);
       nap_period_start = now;
+      nap_cpu_start = cpu;
     }
     // DEBUG PAUSE-CRON: nothing at all, as Redis's serverCron.
     if (state_.pause_cron) continue;

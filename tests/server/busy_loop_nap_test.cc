@@ -5,7 +5,6 @@
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <chrono>
-#include <ctime>
 #include <vector>
 
 namespace kv {
@@ -13,24 +12,27 @@ namespace {
 
 using std::chrono::milliseconds;
 
-// One period of `connections` distinct connections running `commands` in 100 ms.
-void Period(BusyLoopNap& nap, size_t connections, uint64_t commands) {
+using std::chrono::microseconds;
+
+// One period of 100 ms in which `connections` distinct connections ran commands and the loop
+// was busy for `busy`.
+void Period(BusyLoopNap& nap, size_t connections, microseconds busy) {
   std::vector<uint64_t> marks(connections, 0);
   for (uint64_t& mark : marks) nap.NoteActive(&mark);
-  nap.EndPeriod(commands, milliseconds(100));
+  nap.EndPeriod(busy, milliseconds(100));
 }
 
-TEST(BusyLoopNapTest, OnlyManyConnectionsAtAHighRateTurnItOn) {
+TEST(BusyLoopNapTest, OnlyManyConnectionsKeepingTheLoopBusyTurnItOn) {
   BusyLoopNap nap;
   EXPECT_FALSE(nap.enabled());
-  const uint64_t busy = BusyLoopNap::kMinCommandsPerSecond / 10;  // per 100 ms
-  Period(nap, BusyLoopNap::kMinConnections - 1, busy * 10);
+  const microseconds busy(static_cast<int64_t>(BusyLoopNap::kMinBusyShare * 100'000));
+  Period(nap, BusyLoopNap::kMinConnections - 1, milliseconds(100));
   EXPECT_FALSE(nap.enabled());
   Period(nap, BusyLoopNap::kMinConnections, busy);
   EXPECT_TRUE(nap.enabled());
-  Period(nap, BusyLoopNap::kMinConnections, busy - 1);
+  Period(nap, BusyLoopNap::kMinConnections * 10, busy - microseconds(1));
   EXPECT_FALSE(nap.enabled());
-  Period(nap, 0, 0);
+  Period(nap, 0, microseconds(0));
   EXPECT_FALSE(nap.enabled());
 }
 
@@ -40,19 +42,17 @@ TEST(BusyLoopNapTest, AConnectionCountsOncePerPeriod) {
   for (int i = 0; i < 3; ++i) {
     for (uint64_t& mark : marks) nap.NoteActive(&mark);
   }
-  nap.EndPeriod(1'000'000, milliseconds(100));
+  nap.EndPeriod(milliseconds(100), milliseconds(100));
   EXPECT_FALSE(nap.enabled());
   // The same connections count again in the next period, with one more they are enough.
   marks.push_back(0);
   for (uint64_t& mark : marks) nap.NoteActive(&mark);
-  nap.EndPeriod(1'000'000, milliseconds(100));
+  nap.EndPeriod(milliseconds(100), milliseconds(100));
   EXPECT_TRUE(nap.enabled());
 }
 
 double ThreadCpuMs() {
-  timespec ts{};
-  ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) / 1e6;
+  return std::chrono::duration<double, std::milli>(BusyLoopNap::ThreadCpuTime()).count();
 }
 
 // Runs handlers in order whether napping or not, blocks while idle instead of spinning, and
@@ -80,7 +80,7 @@ TEST(BusyLoopNapTest, RunServesEveryHandlerAndBlocksWhenIdle) {
   BusyLoopNap off;
   ExpectRunsHandlersAndBlocksWhenIdle(off);
   BusyLoopNap on;
-  Period(on, BusyLoopNap::kMinConnections, BusyLoopNap::kMinCommandsPerSecond);
+  Period(on, BusyLoopNap::kMinConnections, milliseconds(100));
   ASSERT_TRUE(on.enabled());
   ExpectRunsHandlersAndBlocksWhenIdle(on);
 }
