@@ -10,9 +10,8 @@
 namespace kv {
 namespace {
 
-using std::chrono::milliseconds;
-
 using std::chrono::microseconds;
+using std::chrono::milliseconds;
 
 // One period of 100 ms in which `connections` distinct connections ran commands and the loop
 // was busy for `busy`.
@@ -72,7 +71,7 @@ void ExpectRunsHandlersAndBlocksWhenIdle(const BusyLoopNap& nap) {
   ASSERT_EQ(order.size(), 100u);
   for (int i = 0; i < 100; ++i) EXPECT_EQ(order[i], i);
   EXPECT_TRUE(io.stopped());
-  // 100 ms idle: a loop that spun or napped over and over would spend most of it on the CPU.
+  // 100 ms idle: a loop that polled instead of blocking would spend most of it on the CPU.
   EXPECT_LT(cpu_while_idle, 30.0);
 }
 
