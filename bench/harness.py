@@ -7,9 +7,14 @@ requests per second or updates per second of a mass import), latency percentiles
 process's CPU time per request (summed over all its threads from /proc/PID/task/*/schedstat, in
 nanoseconds), then writes a Markdown report, the raw measurements as CSV and PNG charts (gnuplot).
 
-Usage: bench/harness.py [--mode full|quick|smoke] [--rounds N] [--out DIR] [--only a,b,...]
+Usage: bench/harness.py [--mode full|quick|smoke] [--rounds N] [--out DIR] [--only a,b,...] [--pin]
 Workloads (--only): matrix, pipeline, import, latency, threads, hashes, sets, lists, zsets,
 lazyfree, streams, pubsub, multi.
+
+--pin runs each server on CPU 0 and redis-benchmark on CPU 1 (taskset). Unpinned, the two share
+both CPUs, and where redis-benchmark's one thread is saturated (pipelined tests, long replies) the
+ratio measures the client's CPU per request more than the server's; pinned, the server has a CPU
+of its own.
 """
 
 import argparse
@@ -35,6 +40,8 @@ import fanout
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MATRIX_TESTS = ["ping_inline", "ping_mbulk", "set", "get", "incr", "mset"]
 SERVERS = ["kvserver", "redis"]
+# Command prefixes that place the servers and redis-benchmark on CPUs (--pin); empty: unpinned.
+PIN = {"server": [], "client": []}
 
 # Targets from issue 3: (throughput ratio at least, CPU-per-request ratio at most).
 TARGETS = {
@@ -166,7 +173,7 @@ class Server:
             # The log goes to a file in its directory, for the report of a run that failed.
             self.log_path = os.path.join(self.dir, "server.log")
             with open(self.log_path, "wb") as log:
-                self.proc = subprocess.Popen([binary] + common, stdout=log,
+                self.proc = subprocess.Popen([*PIN["server"], binary, *common], stdout=log,
                                              stderr=subprocess.STDOUT)
             if self.wait_ready():
                 return
@@ -274,8 +281,8 @@ def run_benchmark(server, test, clients, requests, extra_args=(),
 def run_benchmark_args(server, test_args, clients, requests, extra_args=()):
     """One redis-benchmark run of `test_args` (-t test, or a command line); returns (rps, p50,
     p99, cpu ns per request)."""
-    args = ["redis-benchmark", "-h", "127.0.0.1", "-p", str(server.port), "--csv", "-n",
-            str(requests), "-c", str(clients), *extra_args, *test_args]
+    args = [*PIN["client"], "redis-benchmark", "-h", "127.0.0.1", "-p", str(server.port), "--csv",
+            "-n", str(requests), "-c", str(clients), *extra_args, *test_args]
     before = server.cpu_ns()
     out = subprocess.run(args, check=True, capture_output=True, text=True).stdout
     cpu = server.cpu_ns() - before
@@ -1172,7 +1179,9 @@ def render_report(samples, opts, mode, seconds, charts):
     w(f"- Machine: {os.cpu_count()} CPUs, load average at the end "
       f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}; {redis_version}.\n")
     w("- Ratios are kvserver / redis, per round, as median (min..max). CPU is the server "
-      "process's CPU time (all threads, /proc schedstat) during the client run, per request.\n\n")
+      "process's CPU time (all threads, /proc schedstat) during the client run, per request.\n")
+    w("- Placement: " + ("pinned, each server on CPU 0 and redis-benchmark on CPU 1.\n\n"
+                         if PIN["server"] else "unpinned, servers and clients share the CPUs.\n\n"))
     w("## Targets (issue 3)\n\n")
     w("| workload | cells | throughput ratio (geomean) | target | CPU/request ratio (geomean) |"
       " target | verdict |\n|---|---:|---:|---|---:|---|---|\n")
@@ -1279,7 +1288,11 @@ def main():
     parser.add_argument("--only",
                         default="matrix,pipeline,import,latency,threads,hashes,sets,lists,zsets,"
                         "lazyfree,streams,pubsub,multi,scripting")
+    parser.add_argument("--pin", action="store_true",
+                        help="servers on CPU 0, redis-benchmark on CPU 1 (needs 2 CPUs)")
     opts = parser.parse_args()
+    if opts.pin:
+        PIN.update(server=["taskset", "-c", "0"], client=["taskset", "-c", "1"])
     opts.only = [w for w in opts.only.split(",") if w]
     unknown = set(opts.only) - {"matrix", "pipeline", "import", "latency", "threads", "hashes",
                                 "sets", "lists", "zsets", "lazyfree", "streams", "pubsub",

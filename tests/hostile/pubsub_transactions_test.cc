@@ -64,7 +64,9 @@ class PubSubTransactionsHostileTest : public ::testing::Test {
     const long after = UsedKb();
     std::printf("used_memory %ld kB -> %ld kB (RSS %ld kB)\n", before_kb, after,
                 ResidentKb(server->pid()));
-    if (kCheckMemory) EXPECT_LT(after - before_kb, slack_kb);
+    if (kCheckMemory) {
+      EXPECT_LT(after - before_kb, slack_kb);
+    }
   }
 
   std::unique_ptr<ServerProcess> server;
@@ -91,7 +93,9 @@ TEST_F(PubSubTransactionsHostileTest, HundredThousandChannelsAndPatternsThenVani
   const long during = UsedKb();
   std::printf("100,000 channels and 100,000 patterns: used_memory %ld kB -> %ld kB\n", before,
               during);
-  if (kCheckMemory) EXPECT_LT(during - before, 200 * 1024) << "memory proportional to the work";
+  if (kCheckMemory) {
+    EXPECT_LT(during - before, 200 * 1024) << "memory proportional to the work";
+  }
   Vanish(sub);
   ExpectMemoryBackNear(before, 1024);
   EXPECT_EQ(Info(*admin, "pubsub_channels"), "0");
