@@ -20,7 +20,8 @@ if [[ ${KV_AB_PIN:-1} == 0 ]]; then server_cpu=() client_cpu=(); fi
 run() {  # name, then the server's command line
   local name=$1
   shift
-  "${server_cpu[@]}" "$@" --port "$port" --bind 127.0.0.1 --save "" --appendonly no >/dev/null 2>&1 &
+  "${server_cpu[@]}" "$@" --port "$port" --bind 127.0.0.1 --save "" --appendonly no \
+    >/dev/null 2>&1 &
   local pid=$!
   until redis-cli -p "$port" PING >/dev/null 2>&1; do sleep 0.05; done
   local before after out client_times start end

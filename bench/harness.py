@@ -11,7 +11,8 @@ Usage: bench/harness.py [--mode full|quick|smoke] [--rounds N] [--out DIR] [--on
 Workloads (--only): matrix, pipeline, import, latency, threads, hashes, sets, lists, zsets,
 lazyfree, streams, pubsub, multi.
 
---pin runs each server on CPU 0 and redis-benchmark on CPU 1 (taskset). Unpinned, the two share
+--pin runs each server on CPU 0 and the measuring clients (redis-benchmark, the import's
+redis-cli --pipe) on CPU 1 (taskset). Unpinned, the two share
 both CPUs, and where redis-benchmark's one thread is saturated (pipelined tests, long replies) the
 ratio measures the client's CPU per request more than the server's; pinned, the server has a CPU
 of its own.
@@ -372,8 +373,8 @@ class Harness:
                 cpu0 = server.cpu_ns()
                 start = time.perf_counter()
                 with open(path, "rb") as f:
-                    out = subprocess.run(["redis-cli", *target, "--pipe"], stdin=f, check=True,
-                                         capture_output=True, text=True).stdout
+                    out = subprocess.run([*PIN["client"], "redis-cli", *target, "--pipe"], stdin=f,
+                                         check=True, capture_output=True, text=True).stdout
                 seconds = time.perf_counter() - start
                 cpu = (server.cpu_ns() - cpu0) / keys
                 if f"errors: 0, replies: {keys}" not in out:
@@ -763,9 +764,10 @@ class Harness:
         try:
             cpu0 = server.cpu_ns()
             start = time.time()
-            bench = subprocess.run(["redis-benchmark", "-h", "127.0.0.1", "-p", str(server.port),
-                                    "-c", "1", "-P", str(PUBLISH_PIPELINE), "-n", str(messages),
-                                    "PUBLISH", "chan", payload], capture_output=True, text=True)
+            bench = subprocess.run([*PIN["client"], "redis-benchmark", "-h", "127.0.0.1", "-p",
+                                    str(server.port), "-c", "1", "-P", str(PUBLISH_PIPELINE),
+                                    "-n", str(messages), "PUBLISH", "chan", payload],
+                                   capture_output=True, text=True)
             if bench.returncode != 0:
                 raise RuntimeError(f"{workload} on {server.kind}: redis-benchmark failed:\n"
                                    f"server log:\n{server.log_tail()}"
@@ -1180,7 +1182,7 @@ def render_report(samples, opts, mode, seconds, charts):
       f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}; {redis_version}.\n")
     w("- Ratios are kvserver / redis, per round, as median (min..max). CPU is the server "
       "process's CPU time (all threads, /proc schedstat) during the client run, per request.\n")
-    w("- Placement: " + ("pinned, each server on CPU 0 and redis-benchmark on CPU 1.\n\n"
+    w("- Placement: " + ("pinned, each server on CPU 0 and the measuring clients on CPU 1.\n\n"
                          if PIN["server"] else "unpinned, servers and clients share the CPUs.\n\n"))
     w("## Targets (issue 3)\n\n")
     w("| workload | cells | throughput ratio (geomean) | target | CPU/request ratio (geomean) |"
